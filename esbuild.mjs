@@ -1,0 +1,57 @@
+// Builds the extension host bundle, the webview bundle and the CLI into dist/.
+import * as esbuild from 'esbuild';
+import { chmodSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    outdir: 'dist',
+    metafile: true,
+  },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'src/webview/main.ts' },
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    outdir: 'dist',
+  },
+];
+
+rmSync('dist', { recursive: true, force: true });
+mkdirSync('dist', { recursive: true });
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  chmodSync('dist/cli.js', 0o755);
+  const inputs = Object.keys(results[0].metafile.inputs);
+  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai)\//.test(input));
+  if (heavy.length) throw new Error(`Heavy modules reached the activation bundle: ${heavy.slice(0, 3).join(', ')}`);
+}

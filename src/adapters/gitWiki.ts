@@ -1,0 +1,51 @@
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { WikiError } from '../core/errors';
+import type { WikiGit } from '../core/ports';
+import { WIKI_DIR } from '../core/wiki';
+
+/** Git for one workspace folder through simple-git; pathspecs are relative to that folder. */
+export class SimpleGitWiki implements WikiGit {
+  private readonly git: SimpleGit;
+
+  constructor(private readonly folder: string) {
+    this.git = simpleGit({ baseDir: folder, maxConcurrentProcesses: 2 });
+  }
+
+  async unavailableReason(): Promise<string | undefined> {
+    const version = await this.git.version().catch(() => undefined);
+    if (!version?.installed) return 'Git was not found on this machine, so the wiki cannot be committed.';
+    if (!(await this.git.checkIsRepo().catch(() => false))) return `${this.folder} is not inside a git repository.`;
+    return undefined;
+  }
+
+  async logAtHead(): Promise<string | undefined> {
+    try {
+      return await this.git.show([`HEAD:./${WIKI_DIR}/log.jsonl`]);
+    } catch {
+      return undefined; // no HEAD yet, or the log was never committed
+    }
+  }
+
+  async changedWikiPaths(): Promise<string[]> {
+    const status = await this.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', WIKI_DIR]);
+    const paths: string[] = [];
+    const fields = status.split('\0');
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i];
+      if (!field) continue;
+      paths.push(field.slice(3));
+      if (field[0] === 'R' || field[0] === 'C') i++; // the rename's source path follows
+    }
+    return paths.sort();
+  }
+
+  async commitWiki(message: string): Promise<{ commit: string; files: string[] }> {
+    const files = await this.changedWikiPaths();
+    if (!files.length) throw new WikiError('nothing-to-commit', 'The wiki has no changes to commit.');
+    await this.git.raw(['add', '--all', '--', WIKI_DIR]);
+    // --only commits just these paths and leaves every other staged change in the index.
+    await this.git.raw(['commit', '--only', '-m', message, '--', WIKI_DIR]);
+    const commit = (await this.git.revparse(['HEAD'])).trim();
+    return { commit, files };
+  }
+}

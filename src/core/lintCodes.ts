@@ -1,0 +1,39 @@
+import type { Severity } from './model';
+
+/** Codes of deterministic lint issues; front ends switch on these. */
+export const LintCode = {
+  PageTooLarge: 'page-too-large',
+  PageBinary: 'page-binary',
+  PageEncoding: 'page-encoding',
+  NotAPage: 'not-a-page',
+  InvalidSlug: 'invalid-slug',
+  FrontmatterMissing: 'frontmatter-missing',
+  FrontmatterYaml: 'frontmatter-invalid-yaml',
+  FieldMissing: 'field-missing',
+  FieldInvalid: 'field-invalid',
+  BrokenLink: 'broken-link',
+  OrphanPage: 'orphan-page',
+  DuplicateTitle: 'duplicate-title',
+  LinksToStale: 'links-to-stale',
+  LinksToSuperseded: 'links-to-superseded',
+  SupersededByMissing: 'superseded-by-missing',
+} as const;
+export type LintCode = (typeof LintCode)[keyof typeof LintCode];
+
+export const DEFAULT_SEVERITY: Record<LintCode, Severity> = {
+  'page-too-large': 'error',
+  'page-binary': 'error',
+  'page-encoding': 'error',
+  'not-a-page': 'warning',
+  'invalid-slug': 'error',
+  'frontmatter-missing': 'error',
+  'frontmatter-invalid-yaml': 'error',
+  'field-missing': 'error',
+  'field-invalid': 'error',
+  'broken-link': 'error',
+  'orphan-page': 'warning',
+  'duplicate-title': 'warning',
+  'links-to-stale': 'warning',
+  'links-to-superseded': 'warning',
+  'superseded-by-missing': 'error',
+};

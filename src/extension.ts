@@ -1,0 +1,31 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { chatFeature } from './vscode/chat/chatView';
+import { commandsFeature } from './vscode/commands/wikiCommands';
+import { indexFeature } from './vscode/index/indexUpkeep';
+import { lintFeature } from './vscode/lint/lintDiagnostics';
+import { pagesFeature } from './vscode/pages/pagesTree';
+import type { Feature, Services } from './vscode/services';
+import { WikiSnapshots } from './vscode/wikiSnapshots';
+import { WorkspaceWikis } from './vscode/workspaceWikis';
+
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, commandsFeature, chatFeature];
+
+export interface RepoWikiApi {
+  /** For tests: the services the features share. */
+  readonly services: Services;
+  readonly activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): RepoWikiApi {
+  const started = performance.now();
+  const output = vscode.window.createOutputChannel('Repo Wiki', { log: true });
+  const wikis = new WorkspaceWikis();
+  const snapshots = new WikiSnapshots(wikis, output);
+  const services: Services = { wikis, snapshots, output, templateDir: path.join(context.extensionPath, 'wiki-template') };
+  context.subscriptions.push(output, wikis, snapshots);
+  for (const feature of features) feature.activate(context, services);
+  return { services, activationMs: performance.now() - started };
+}
+
+export function deactivate(): void {}

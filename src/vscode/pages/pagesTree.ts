@@ -1,0 +1,113 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { TOPICS, type IndexEntry, type Topic } from '../../core/model';
+import type { Wiki } from '../../core/wiki';
+import { topicLabel } from '../../core/wikiIndex';
+import type { Services } from '../services';
+
+type Node =
+  | { kind: 'folder'; wiki: Wiki }
+  | { kind: 'topic'; wiki: Wiki; topic: Topic; count: number }
+  | { kind: 'page'; wiki: Wiki; entry: IndexEntry };
+
+/** Pages grouped by topic (and by folder in a multi-root workspace), with stale and superseded marked. */
+export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly services: Services) {}
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!node) {
+      const wikis = await this.services.wikis.existing();
+      if (wikis.length === 1) return this.topics(wikis[0]);
+      return wikis.map((wiki) => ({ kind: 'folder', wiki }));
+    }
+    if (node.kind === 'folder') return this.topics(node.wiki);
+    if (node.kind === 'topic') {
+      const { index } = await this.services.snapshots.get(node.wiki);
+      return index.pages
+        .filter((entry) => entry.topic === node.topic)
+        .sort((a, b) => a.title.localeCompare(b.title))
+        .map((entry) => ({ kind: 'page', wiki: node.wiki, entry }));
+    }
+    return [];
+  }
+
+  private async topics(wiki: Wiki): Promise<Node[]> {
+    const { index } = await this.services.snapshots.get(wiki);
+    return TOPICS.map((topic) => ({ kind: 'topic' as const, wiki, topic, count: index.pages.filter((p) => p.topic === topic).length }))
+      .filter((node) => node.count > 0);
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'folder') {
+      const item = new vscode.TreeItem(path.basename(node.wiki.root), vscode.TreeItemCollapsibleState.Expanded);
+      item.iconPath = new vscode.ThemeIcon('root-folder');
+      item.tooltip = node.wiki.root;
+      item.contextValue = 'repoWiki.folder';
+      return item;
+    }
+    if (node.kind === 'topic') {
+      const item = new vscode.TreeItem(topicLabel(node.topic), vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `${node.wiki.root}#${node.topic}`;
+      item.description = String(node.count);
+      item.iconPath = new vscode.ThemeIcon('folder-library');
+      item.contextValue = 'repoWiki.topic';
+      return item;
+    }
+    const { entry, wiki } = node;
+    const uri = vscode.Uri.file(path.join(wiki.root, entry.path));
+    const item = new vscode.TreeItem(entry.title, vscode.TreeItemCollapsibleState.None);
+    item.id = `${wiki.root}#page#${entry.slug}`;
+    item.resourceUri = uri;
+    item.description = entry.status === 'active' ? entry.summary : `${entry.status} · ${entry.summary}`;
+    item.iconPath = statusIcon(entry.status);
+    item.tooltip = pageTooltip(entry);
+    item.contextValue = `repoWiki.page.${entry.status}`;
+    item.command = { command: 'vscode.open', title: 'Open page', arguments: [uri] };
+    item.accessibilityInformation = { label: `${entry.title}, ${entry.status} page: ${entry.summary}` };
+    return item;
+  }
+}
+
+function statusIcon(status: IndexEntry['status']): vscode.ThemeIcon {
+  if (status === 'stale') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  if (status === 'superseded') return new vscode.ThemeIcon('archive', new vscode.ThemeColor('disabledForeground'));
+  return new vscode.ThemeIcon('book');
+}
+
+function pageTooltip(entry: IndexEntry): vscode.MarkdownString {
+  // Page text is untrusted (a teammate or a pulled branch wrote it): plain text only.
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendText(entry.title);
+  tooltip.appendMarkdown('\n\n');
+  tooltip.appendText(entry.summary);
+  tooltip.appendMarkdown('\n\n');
+  const facts = [`status: ${entry.status}`, `topic: ${entry.topic}`, entry.updated && `updated: ${entry.updated}`,
+    entry.tags.length ? `tags: ${entry.tags.join(', ')}` : '', entry.superseded_by ? `superseded by: ${entry.superseded_by}` : '']
+    .filter(Boolean);
+  tooltip.appendText(facts.join(' · '));
+  return tooltip;
+}
+
+export const pagesFeature = {
+  activate(context: vscode.ExtensionContext, services: Services): void {
+    const provider = new PagesTreeProvider(services);
+    const view = vscode.window.createTreeView('repoWiki.pages', { treeDataProvider: provider, showCollapseAll: true });
+    context.subscriptions.push(
+      view,
+      services.snapshots.onDidUpdate(() => provider.refresh()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => provider.refresh()),
+      vscode.commands.registerCommand('repoWiki.refreshPages', async () => {
+        await services.snapshots.reloadAll();
+        await services.wikis.refreshContext();
+        provider.refresh();
+      }),
+    );
+  },
+};

@@ -1,0 +1,17 @@
+import type * as vscode from 'vscode';
+import type { WikiSnapshots } from './wikiSnapshots';
+import type { WorkspaceWikis } from './workspaceWikis';
+
+/** What features receive from the composition root. */
+export interface Services {
+  readonly wikis: WorkspaceWikis;
+  readonly snapshots: WikiSnapshots;
+  readonly output: vscode.LogOutputChannel;
+  /** Folder `init` copies into a new `.wiki/`. */
+  readonly templateDir: string;
+}
+
+/** A feature of the extension, activated by the composition root from one list. */
+export interface Feature {
+  activate(context: vscode.ExtensionContext, services: Services): void;
+}

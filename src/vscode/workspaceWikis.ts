@@ -1,0 +1,112 @@
+import * as vscode from 'vscode';
+import { NodeFileSystem } from '../adapters/nodeFileSystem';
+import type { Clock } from '../core/ports';
+import { Wiki, WIKI_DIR } from '../core/wiki';
+
+const systemClock: Clock = { now: () => new Date() };
+
+/** One Wiki per workspace folder (each folder of a multi-root workspace has its own), plus change events. */
+export class WorkspaceWikis implements vscode.Disposable {
+  private readonly fs = new NodeFileSystem();
+  private readonly wikis = new Map<string, Wiki>();
+  private readonly changed = new vscode.EventEmitter<Wiki>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+
+  /** Fires (debounced) when anything under a folder's `.wiki/` changes on disk. */
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${WIKI_DIR}/**`);
+    const fire = (uri: vscode.Uri) => this.schedule(uri);
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(fire),
+      watcher.onDidChange(fire),
+      watcher.onDidDelete(fire),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshContext()),
+    );
+    void this.refreshContext();
+  }
+
+  /** Wikis of folders that are on disk (virtual folders are not supported). */
+  all(): Wiki[] {
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => this.forFolder(folder));
+  }
+
+  forFolder(folder: vscode.WorkspaceFolder): Wiki {
+    const key = folder.uri.fsPath;
+    let wiki = this.wikis.get(key);
+    if (!wiki) {
+      wiki = new Wiki(key, this.fs, systemClock);
+      this.wikis.set(key, wiki);
+    }
+    return wiki;
+  }
+
+  forUri(uri: vscode.Uri): Wiki | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return folder && folder.uri.scheme === 'file' ? this.forFolder(folder) : undefined;
+  }
+
+  async existing(): Promise<Wiki[]> {
+    const wikis = this.all();
+    const present = await Promise.all(wikis.map((wiki) => wiki.exists()));
+    return wikis.filter((_, i) => present[i]);
+  }
+
+  /**
+   * The wiki a command acts on: the only one, the active editor's, or the user's pick.
+   * Undefined (after telling the user why) when there is none or the pick was cancelled.
+   */
+  async pick(options: { mustExist: boolean; purpose: string }): Promise<Wiki | undefined> {
+    const all = this.all();
+    if (!all.length) {
+      void vscode.window.showWarningMessage('Repo Wiki needs a folder: open a folder or workspace first.', 'Open Folder')
+        .then((choice) => choice && vscode.commands.executeCommand('workbench.action.files.openFolder'));
+      return undefined;
+    }
+    const candidates = options.mustExist ? await this.existing() : all;
+    if (!candidates.length) {
+      void vscode.window.showWarningMessage('This workspace has no wiki yet.', 'Initialise wiki')
+        .then((choice) => choice && vscode.commands.executeCommand('repoWiki.init'));
+      return undefined;
+    }
+    if (candidates.length === 1) return candidates[0];
+    const active = vscode.window.activeTextEditor && this.forUri(vscode.window.activeTextEditor.document.uri);
+    if (active && candidates.includes(active)) return active;
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((wiki) => ({ label: vscode.workspace.asRelativePath(wiki.root, true) || wiki.root, description: wiki.root, wiki })),
+      { title: `Repo Wiki: ${options.purpose}`, placeHolder: 'Which folder\'s wiki?' },
+    );
+    return picked?.wiki;
+  }
+
+  async refreshContext(): Promise<void> {
+    const hasWiki = (await this.existing()).length > 0;
+    await vscode.commands.executeCommand('setContext', 'repoWiki.hasWiki', hasWiki);
+  }
+
+  /** Lets a command that just wrote announce it without waiting for the watcher. */
+  notifyChanged(wiki: Wiki): void {
+    this.changed.fire(wiki);
+    void this.refreshContext();
+  }
+
+  private schedule(uri: vscode.Uri): void {
+    const wiki = this.forUri(uri);
+    if (!wiki) return;
+    clearTimeout(this.pending.get(wiki.root));
+    this.pending.set(wiki.root, setTimeout(() => {
+      this.pending.delete(wiki.root);
+      this.notifyChanged(wiki);
+    }, 150));
+  }
+
+  dispose(): void {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,77 @@
+import * as path from 'node:path';
+import type { Clock, FileStat, FileSystem } from '../../src/core/ports';
+
+/** In-memory file system for core tests; `failWrites` simulates a read-only disk. */
+export class MemoryFileSystem implements FileSystem {
+  readonly files = new Map<string, Uint8Array>();
+  readonly dirs = new Set<string>(['/']);
+  failWrites?: Error;
+
+  write(file: string, content: string | Uint8Array): void {
+    this.addDir(path.dirname(file));
+    this.files.set(file, typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  }
+
+  text(file: string): string | undefined {
+    const bytes = this.files.get(file);
+    return bytes && new TextDecoder().decode(bytes);
+  }
+
+  async readFile(file: string): Promise<Uint8Array> {
+    const bytes = this.files.get(file);
+    if (!bytes) throw Object.assign(new Error(`ENOENT: ${file}`), { code: 'ENOENT' });
+    return bytes;
+  }
+
+  async writeFileAtomic(file: string, data: string): Promise<void> {
+    if (this.failWrites) throw this.failWrites;
+    if (!this.dirs.has(path.dirname(file))) throw Object.assign(new Error(`ENOENT: ${path.dirname(file)}`), { code: 'ENOENT' });
+    this.write(file, data);
+  }
+
+  async appendFile(file: string, data: string): Promise<void> {
+    if (this.failWrites) throw this.failWrites;
+    this.write(file, (this.text(file) ?? '') + data);
+  }
+
+  async stat(file: string): Promise<FileStat | undefined> {
+    const bytes = this.files.get(file);
+    if (bytes) return { size: bytes.byteLength, isFile: true, isDirectory: false };
+    return this.dirs.has(file) ? { size: 0, isFile: false, isDirectory: true } : undefined;
+  }
+
+  async readdir(dir: string): Promise<string[]> {
+    const names = new Set<string>();
+    for (const entry of [...this.files.keys(), ...this.dirs]) {
+      if (entry !== dir && path.dirname(entry) === dir) names.add(path.basename(entry));
+    }
+    return [...names];
+  }
+
+  async mkdir(dir: string): Promise<void> {
+    if (this.failWrites) throw this.failWrites;
+    this.addDir(dir);
+  }
+
+  private addDir(dir: string): void {
+    for (let current = dir; !this.dirs.has(current); current = path.dirname(current)) this.dirs.add(current);
+  }
+}
+
+export const fixedClock = (iso = '2026-11-22T10:00:00.000Z'): Clock => ({ now: () => new Date(iso) });
+
+/** A page file with valid frontmatter; `fields` overrides or adds keys (raw YAML lines). */
+export function pageText(title: string, body = '', fields: Record<string, string> = {}): string {
+  const base: Record<string, string> = {
+    title: JSON.stringify(title),
+    topic: 'architecture',
+    summary: JSON.stringify(`About ${title}`),
+    status: 'active',
+    tags: '[]',
+    created: '2026-11-01',
+    updated: '2026-11-02',
+    ...fields,
+  };
+  const yaml = Object.entries(base).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`).join('\n');
+  return `---\n${yaml}\n---\n${body}`;
+}

@@ -1,0 +1,33 @@
+import * as assert from 'node:assert/strict';
+import { assertSlug, isValidSlug, slugify, uniqueSlug } from '../../src/core/slug';
+
+describe('slugs', () => {
+  it('derives lowercase hyphenated slugs from titles', () => {
+    assert.equal(slugify('Request Pipeline: How it Works!'), 'request-pipeline-how-it-works');
+    assert.equal(slugify('Café  déjà vu'), 'cafe-deja-vu');
+    assert.equal(slugify('../../etc/passwd'), 'etc-passwd');
+    assert.equal(slugify('???'), 'page');
+  });
+
+  it('caps slugs at 80 characters without a trailing hyphen', () => {
+    const slug = slugify(`${'word '.repeat(40)}`);
+    assert.ok(slug.length <= 80);
+    assert.ok(isValidSlug(slug));
+  });
+
+  it('suffixes a taken slug until it is unique', () => {
+    assert.equal(uniqueSlug('intro', new Set()), 'intro');
+    assert.equal(uniqueSlug('intro', new Set(['intro', 'intro-2'])), 'intro-3');
+    const long = 'a'.repeat(80);
+    const next = uniqueSlug(long, new Set([long]));
+    assert.equal(next.length, 80);
+    assert.ok(next.endsWith('-2'));
+  });
+
+  it('rejects anything that could leave .wiki/pages/', () => {
+    for (const bad of ['../x', 'a/b', '', 'A', 'a--b', '-a', 'a.md', '/abs', 'a\\b', 'x'.repeat(81)]) {
+      assert.equal(isValidSlug(bad), false, bad);
+      assert.throws(() => assertSlug(bad), /not a valid page slug/);
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import * as assert from 'node:assert/strict';
+import { WikiError } from '../../src/core/errors';
+import { Wiki } from '../../src/core/wiki';
+import { fixedClock, MemoryFileSystem, pageText } from './fakes';
+
+const ROOT = '/ws';
+const TEMPLATE = '/template';
+
+function setup() {
+  const fs = new MemoryFileSystem();
+  fs.write(`${TEMPLATE}/SCHEMA.md`, '# Schema\n');
+  fs.write(`${TEMPLATE}/index.json`, '{"version":1,"pages":[]}\n');
+  fs.write(`${TEMPLATE}/index.md`, '# Wiki index\n');
+  fs.write(`${TEMPLATE}/log.jsonl`, '');
+  fs.write(`${TEMPLATE}/.gitattributes`, 'log.jsonl merge=union\n');
+  fs.write(`${TEMPLATE}/pages/welcome.md`, pageText('Welcome', 'See [[welcome]].\n', { created: '{{today}}', updated: '{{today}}' }));
+  return { fs, wiki: new Wiki(ROOT, fs, fixedClock()) };
+}
+
+describe('Wiki', () => {
+  it('init copies the template, stamps today, indexes the starter pages and logs it', async () => {
+    const { fs, wiki } = setup();
+    const result = await wiki.init(TEMPLATE);
+    assert.equal(result.created, true);
+    assert.deepEqual(result.files.sort(), ['.wiki/.gitattributes', '.wiki/SCHEMA.md', '.wiki/index.json', '.wiki/index.md', '.wiki/log.jsonl', '.wiki/pages/welcome.md']);
+    assert.match(fs.text('/ws/.wiki/pages/welcome.md')!, /created: 2026-11-22/);
+    assert.deepEqual(JSON.parse(fs.text('/ws/.wiki/index.json')!).pages.map((p: { slug: string }) => p.slug), ['welcome']);
+    assert.deepEqual((await wiki.readLog()).entries.map((e) => e.op), ['init']);
+  });
+
+  it('init never overwrites an existing wiki', async () => {
+    const { fs, wiki } = setup();
+    fs.write('/ws/.wiki/index.json', 'MINE');
+    fs.write('/ws/.wiki/SCHEMA.md', 'MY SCHEMA');
+    const result = await wiki.init(TEMPLATE);
+    assert.deepEqual(result, { created: false, files: [] });
+    assert.equal(fs.text('/ws/.wiki/index.json'), 'MINE');
+    assert.equal(fs.text('/ws/.wiki/SCHEMA.md'), 'MY SCHEMA');
+    assert.equal(fs.text('/ws/.wiki/pages/welcome.md'), undefined);
+  });
+
+  it('creates pages under unique slugs inside .wiki/pages', async () => {
+    const { fs, wiki } = setup();
+    await wiki.init(TEMPLATE);
+    const first = await wiki.createPage({ title: 'Welcome', topic: 'patterns' });
+    assert.equal(first.slug, 'welcome-2');
+    assert.equal(first.path, '/ws/.wiki/pages/welcome-2.md');
+    const hostile = await wiki.createPage({ title: '../../../etc/passwd' });
+    assert.equal(hostile.path, '/ws/.wiki/pages/etc-passwd.md');
+    const page = await wiki.readPage('welcome-2');
+    assert.equal(page?.valid, true);
+    assert.equal(page?.frontmatter.topic, 'patterns');
+    assert.match(fs.text('/ws/.wiki/index.md')!, /welcome-2/);
+    assert.deepEqual((await wiki.readLog()).entries.map((e) => e.op), ['init', 'new-page', 'new-page']);
+  });
+
+  it('refuses to write a page under an unsafe slug', async () => {
+    const { wiki } = setup();
+    await assert.rejects(() => wiki.writePage('../x', {} as never, ''), (e: unknown) => e instanceof WikiError && e.code === 'invalid-slug');
+  });
+
+  it('regenerates an index left with merge conflict markers, and only rewrites when it differs', async () => {
+    const { fs, wiki } = setup();
+    await wiki.init(TEMPLATE);
+    const good = fs.text('/ws/.wiki/index.json');
+    fs.write('/ws/.wiki/index.json', `<<<<<<< HEAD\n${good}=======\n{}\n>>>>>>> other\n`);
+    const loaded = await wiki.loadIndex();
+    assert.equal(loaded.repaired, 'conflict');
+    assert.equal(fs.text('/ws/.wiki/index.json'), good);
+    assert.equal((await wiki.loadIndex()).repaired, undefined);
+    assert.equal((await wiki.rebuildIndex()).changed, false);
+  });
+
+  it('regenerates a missing or unparsable index', async () => {
+    const { fs, wiki } = setup();
+    await wiki.init(TEMPLATE);
+    fs.files.delete('/ws/.wiki/index.json');
+    assert.equal((await wiki.loadIndex()).repaired, 'missing');
+    fs.write('/ws/.wiki/index.json', '{"version":1,"pa');
+    assert.equal((await wiki.loadIndex()).repaired, 'unparsable');
+  });
+
+  it('appends to a log with a torn last line without rewriting it', async () => {
+    const { fs, wiki } = setup();
+    await wiki.init(TEMPLATE);
+    const before = `${fs.text('/ws/.wiki/log.jsonl')}{"ts":"2026-11-22T09`;
+    fs.write('/ws/.wiki/log.jsonl', before);
+    await wiki.appendLog({ op: 'lint', pages: [] });
+    const after = fs.text('/ws/.wiki/log.jsonl')!;
+    assert.ok(after.startsWith(before), 'existing bytes untouched');
+    const { entries, skipped } = await wiki.readLog();
+    assert.deepEqual(entries.map((e) => e.op), ['init', 'lint']);
+    assert.equal(skipped, 1);
+  });
+
+  it('keeps reading when pages are binary, huge or not pages at all', async () => {
+    const { fs, wiki } = setup();
+    await wiki.init(TEMPLATE);
+    fs.write('/ws/.wiki/pages/image.md', new Uint8Array([0x89, 0, 0, 0]));
+    fs.write('/ws/.wiki/pages/notes.txt', 'not markdown');
+    fs.write('/ws/.wiki/pages/.hidden.md', 'x');
+    const { pages, issues } = await wiki.lint();
+    assert.deepEqual(pages.map((p) => p.slug), ['image', 'welcome']);
+    assert.deepEqual(issues.map((i) => i.code), ['page-binary']);
+  });
+
+  it('surfaces a read-only file system as an error and leaves files as they were', async () => {
+    const { fs, wiki } = setup();
+    await wiki.init(TEMPLATE);
+    const snapshot = new Map(fs.files);
+    fs.failWrites = new WikiError('read-only', 'Cannot write: read-only.');
+    await assert.rejects(() => wiki.createPage({ title: 'New' }), /read-only/);
+    assert.deepEqual(fs.files, snapshot);
+  });
+});
