@@ -1,0 +1,10 @@
+// npm run bench: builds what the benchmarks measure, then runs each one. Figures, not pass/fail tests.
+import { execSync } from 'node:child_process';
+
+const run = (command) => execSync(command, { stdio: 'inherit' });
+run('npm run package --silent');
+run('npx tsc -p tsconfig.test.json');
+for (const bench of ['activation', 'size', 'index']) {
+  console.log('');
+  run(`node bench/${bench}.mjs`);
+}

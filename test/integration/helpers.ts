@@ -1,0 +1,32 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { RepoWikiApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'repo-wiki.repo-wiki';
+
+export function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test window has a workspace folder');
+  return folder.uri.fsPath;
+}
+
+export async function activateExtension(): Promise<RepoWikiApi> {
+  const extension = vscode.extensions.getExtension<RepoWikiApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is installed`);
+  return extension.activate();
+}
+
+/** Polls until `probe` returns a value that is not undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export function lintDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'repo-wiki');
+}

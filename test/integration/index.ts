@@ -1,0 +1,33 @@
+// extensionTestsPath entry: VS Code's extension host requires this file and awaits run().
+import * as fs from 'fs';
+import * as path from 'path';
+import Mocha from 'mocha';
+
+// Works from test/integration (sources) and out/test/integration (compiled output).
+function findReporter(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'harness', 'count-reporter.cjs');
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error(`count-reporter.cjs not found above ${__dirname}`);
+}
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: 60000,
+    color: false,
+    grep: process.env.REPO_WIKI_TEST_GREP || undefined,
+  });
+  mocha.reporter(findReporter());
+  const files = fs.readdirSync(__dirname, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js')).sort();
+  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${__dirname}`));
+  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  return new Promise((resolve, reject) => {
+    try {
+      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));
+    } catch (err) {
+      reject(err);
+    }
+  });
+}
