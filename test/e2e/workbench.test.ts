@@ -1,0 +1,88 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+
+// The harness is plain CommonJS shared with the test runner.
+const ROOT = path.resolve(__dirname, '../../..');
+const harness = (name: string) => require(path.join(ROOT, 'test', 'harness', name));
+const { ensureRuntime } = harness('runtime.cjs');
+const { startServer, installVsix } = harness('server.cjs');
+const { prepareWorkspace } = harness('ext-tests.cjs');
+const { launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } = harness('browser.cjs');
+
+describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', function () {
+  this.timeout(180000);
+  let server: { workbenchUrl(folder: string): string; stop(): Promise<void> };
+  let browser: Browser;
+  let page: Page;
+  let workspace: string;
+
+  before(async () => {
+    const vsix = process.env.REPO_WIKI_VSIX ?? path.join(ROOT, 'dist-vsix', 'repo-wiki.vsix');
+    assert.ok(fs.existsSync(vsix), `${vsix} exists (run npm run package)`);
+    await ensureRuntime();
+    workspace = prepareWorkspace(path.join(ROOT, 'demo'));
+    const extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ext-'));
+    await installVsix(vsix, extensionsDir);
+    server = await startServer({ folder: workspace, extensionsDir });
+    browser = await launchBrowser();
+    page = await openWorkbench(browser, server.workbenchUrl(workspace));
+    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const pagesView = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Pages/i }) });
+
+  it('shows the Repo Wiki activity bar and the Pages tree grouped by topic', async () => {
+    await page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]').click();
+    const rows = pagesView().locator('.monaco-list-row');
+    await rows.filter({ hasText: 'Request pipeline' }).first().waitFor({ timeout: 30000 });
+    for (const topic of ['Architecture', 'Patterns', 'Gotchas', 'Testing', 'Decisions']) {
+      await rows.filter({ hasText: topic }).first().waitFor({ timeout: 5000 });
+    }
+    const stale = rows.filter({ hasText: 'stale ·' }).first();
+    await stale.waitFor({ timeout: 5000 });
+    assert.equal(await stale.locator('.codicon-warning').count(), 1, 'the stale page carries the warning icon');
+    await screenshot(page, 'pages-tree');
+  });
+
+  it('runs "Lint wiki" from the palette and shows the broken link in the Problems panel', async () => {
+    await runCommand(page, 'Repo Wiki: Lint wiki');
+    await page.getByText(/Repo Wiki: \d+ lint issues? in \d+ pages/).first().waitFor({ timeout: 30000 });
+    await runCommand(page, 'View: Focus Problems');
+    const problems = page.locator('.markers-panel');
+    await problems.getByText('Link [[no-such-page]] points to no page.').first().waitFor({ timeout: 30000 });
+    await problems.getByText(/is stale/).first().waitFor({ timeout: 5000 });
+    await screenshot(page, 'problems-panel');
+  });
+
+  it('creates a page with "New page" and shows it in the tree and the index', async () => {
+    await runCommand(page, 'Repo Wiki: New page');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('Deployment checklist');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'decisions' }).first().waitFor();
+    await input.fill('decisions');
+    await page.keyboard.press('Enter');
+    await page.locator('.tab', { hasText: 'deployment-checklist.md' }).waitFor({ timeout: 30000 });
+    await pagesView().locator('.monaco-list-row', { hasText: 'Deployment checklist' }).first().waitFor({ timeout: 30000 });
+    const index = JSON.parse(fs.readFileSync(path.join(workspace, '.wiki', 'index.json'), 'utf8'));
+    assert.ok(index.pages.some((entry: { slug: string }) => entry.slug === 'deployment-checklist'));
+    await screenshot(page, 'new-page');
+  });
+
+  it('renders the chat view under its content security policy', async () => {
+    const header = page.locator('.pane-header', { hasText: /^Chat/i });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const status = webviewFrame(page).locator('#status');
+    await status.filter({ hasText: 'Chat with your wiki' }).waitFor({ timeout: 30000 });
+    await screenshot(page, 'chat-view');
+  });
+});
