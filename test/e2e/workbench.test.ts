@@ -18,13 +18,14 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
   let browser: Browser;
   let page: Page;
   let workspace: string;
+  let extensionsDir: string;
 
   before(async () => {
     const vsix = process.env.REPO_WIKI_VSIX ?? path.join(ROOT, 'dist-vsix', 'repo-wiki.vsix');
     assert.ok(fs.existsSync(vsix), `${vsix} exists (run npm run package)`);
     await ensureRuntime();
     workspace = prepareWorkspace(path.join(ROOT, 'demo'));
-    const extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ext-'));
+    extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ext-'));
     await installVsix(vsix, extensionsDir);
     server = await startServer({ folder: workspace, extensionsDir });
     browser = await launchBrowser();
@@ -35,6 +36,7 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
   after(async () => {
     await browser?.close();
     await server?.stop();
+    for (const dir of [workspace, extensionsDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const pagesView = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Pages/i }) });
@@ -54,8 +56,9 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
 
   it('runs "Lint wiki" from the palette and shows the broken link in the Problems panel', async () => {
     await runCommand(page, 'Repo Wiki: Lint wiki');
-    await page.getByText(/Repo Wiki: \d+ lint issues? in \d+ pages/).first().waitFor({ timeout: 30000 });
-    await runCommand(page, 'View: Focus Problems');
+    const toast = page.locator('.notification-toast', { hasText: /Repo Wiki: \d+ lint issues? in \d+ pages/ });
+    await toast.waitFor({ timeout: 30000 });
+    await toast.getByRole('button', { name: 'Show Problems' }).click();
     const problems = page.locator('.markers-panel');
     await problems.getByText('Link [[no-such-page]] points to no page.').first().waitFor({ timeout: 30000 });
     await problems.getByText(/is stale/).first().waitFor({ timeout: 5000 });

@@ -1,0 +1,137 @@
+// `npm test`: deps → build → unit → package → VS Code runtime → integration → e2e.
+// Usage: node test/run-all.mjs [--only unit|integration|e2e]. The last line is always "N passed, N failed".
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPORTER = path.join(ROOT, 'test', 'harness', 'count-reporter.cjs');
+const VSIX = path.join(ROOT, 'dist-vsix', 'repo-wiki.vsix');
+process.chdir(ROOT);
+// Default SIGINT handling skips 'exit' listeners; those stop the VS Code servers we started.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && !['unit', 'integration', 'e2e'].includes(only)) {
+  console.error(`--only takes unit, integration or e2e (got ${only})`);
+  process.exit(2);
+}
+const want = (stage) => !only || only === stage;
+
+const T0 = Date.now();
+const elapsed = () => `${((Date.now() - T0) / 1000).toFixed(1)}s`;
+const stages = []; // { name, passed, failed, note }
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+/** Runs one step; a throw marks it crashed (one failure under its name). Returns whether it succeeded. */
+async function step(name, fn, { counted = false } = {}) {
+  console.log(`\n== ${name} (at ${elapsed()})`);
+  try {
+    const r = await fn();
+    if (counted) stages.push({ name, passed: r.passed, failed: r.failed });
+    return true;
+  } catch (err) {
+    console.error(`[${name}] ${err.stack || err}`);
+    stages.push({ name, passed: 0, failed: 1, note: `crashed: ${String(err.message || err).split('\n')[0]}` });
+    return false;
+  }
+}
+
+function skip(name, reason) {
+  console.log(`\n== ${name} skipped (${reason})`);
+  stages.push({ name, passed: 0, failed: 0, note: `skipped: ${reason}` });
+}
+
+function mocha(name, spec, { timeout, env = {} } = {}) {
+  const resultsFile = path.join(os.tmpdir(), `repo-wiki-${name}-${process.pid}.json`);
+  fs.rmSync(resultsFile, { force: true });
+  const args = [require.resolve('mocha/bin/mocha.js'), '--reporter', REPORTER, spec];
+  if (timeout) args.push('--timeout', String(timeout));
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env, REPO_WIKI_TEST_RESULTS: resultsFile } });
+  if (!fs.existsSync(resultsFile)) throw new Error(`mocha exited with ${r.status ?? r.signal} before reporting (no ${spec}, or a load error)`);
+  const summary = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  fs.rmSync(resultsFile, { force: true });
+  if (r.status !== 0 && summary.failed === 0) throw new Error(`mocha exited with ${r.status ?? r.signal}`);
+  return summary;
+}
+
+const harness = (m) => require(path.join(ROOT, 'test', 'harness', m));
+
+await step('deps', () => harness('runtime.cjs').ensureNodeModules());
+
+const built = await step('build', () => {
+  for (const f of ['esbuild.mjs', 'tsconfig.test.json']) {
+    if (!fs.existsSync(f)) throw new Error(`${f} is missing at the repo root; it is needed to build`);
+  }
+  run(process.execPath, ['esbuild.mjs']);
+  fs.rmSync('out', { recursive: true, force: true }); // no stale compiled tests from deleted sources
+  run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.test.json']);
+});
+
+if (want('unit')) {
+  if (built) await step('unit', () => mocha('unit', 'out/test/unit/**/*.test.js'), { counted: true });
+  else skip('unit', 'build failed');
+}
+
+let packaged = false;
+if (want('e2e')) {
+  packaged = built && await step('package', () => {
+    fs.rmSync(VSIX, { force: true });
+    run('npm', ['run', 'package']);
+    if (!fs.existsSync(VSIX)) throw new Error(`npm run package did not produce ${path.relative(ROOT, VSIX)}`);
+  });
+}
+
+let runtimeReady = false;
+if (want('integration') || want('e2e')) {
+  runtimeReady = await step('runtime', () => harness('runtime.cjs').ensureRuntime());
+}
+
+if (want('integration')) {
+  if (!built || !runtimeReady) skip('integration', !built ? 'build failed' : 'no VS Code runtime');
+  else {
+    await step('integration', async () => {
+      const { prepareWorkspace, runExtensionTests } = harness('ext-tests.cjs');
+      const testsPath = path.join(ROOT, 'out', 'test', 'integration');
+      if (!fs.existsSync(path.join(testsPath, 'index.js'))) throw new Error(`${testsPath}/index.js was not built`);
+      const workspace = prepareWorkspace(path.join(ROOT, 'test', 'fixtures', 'workspace'));
+      const r = await runExtensionTests({
+        folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: testsPath,
+        env: { REPO_WIKI_TEST_WORKSPACE: workspace },
+      });
+      if (r.exitCode === 0) fs.rmSync(workspace, { recursive: true, force: true });
+      else console.error(`[integration] workspace kept: ${workspace}`);
+      if (r.exitCode !== 0 && r.failed === 0) {
+        throw new Error(r.timedOut ? 'timed out (EXT_TEST_TIMEOUT_MS)' : `extension tests exited with ${r.exitCode} and no failed test`);
+      }
+      return r;
+    }, { counted: true });
+  }
+}
+
+if (want('e2e')) {
+  if (!packaged || !runtimeReady) skip('e2e', !packaged ? 'no vsix' : 'no VS Code runtime');
+  else {
+    await step('e2e', () => mocha('e2e', 'out/test/e2e/**/*.test.js', { timeout: 180000, env: { REPO_WIKI_VSIX: VSIX } }), { counted: true });
+  }
+}
+
+console.log(`\n== summary (total ${elapsed()})`);
+let passed = 0;
+let failed = 0;
+for (const s of stages) {
+  passed += s.passed;
+  failed += s.failed;
+  console.log(`  ${s.name.padEnd(12)} ${s.passed} passed, ${s.failed} failed${s.note ? `  (${s.note})` : ''}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
