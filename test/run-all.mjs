@@ -66,6 +66,31 @@ function mocha(name, spec, { timeout, env = {} } = {}) {
 
 const harness = (m) => require(path.join(ROOT, 'test', 'harness', m));
 
+/** Integration suites: each runs test/integration/<name>/ in its own window. */
+function integrationSuites(prepareWorkspace) {
+  const fixture = path.join(ROOT, 'test', 'fixtures', 'workspace');
+  return [
+    { name: 'workspace', prepare: () => { const folder = prepareWorkspace(fixture); return { folder, dirs: [folder] }; } },
+    {
+      name: 'restricted',
+      prepare: () => {
+        const folder = prepareWorkspace(path.join(ROOT, 'demo'));
+        return { folder, dirs: [folder], settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } };
+      },
+    },
+    {
+      name: 'multi-root',
+      prepare: () => {
+        const withWiki = prepareWorkspace(path.join(ROOT, 'demo'));
+        const without = prepareWorkspace(fixture);
+        const workspaceFile = path.join(without, 'multi-root.code-workspace');
+        fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: withWiki }, { path: without }] }, null, 2));
+        return { folder: withWiki, workspaceFile, dirs: [withWiki, without] };
+      },
+    },
+  ];
+}
+
 await step('deps', () => harness('runtime.cjs').ensureNodeModules());
 
 const built = await step('build', () => {
@@ -99,22 +124,24 @@ if (want('integration') || want('e2e')) {
 if (want('integration')) {
   if (!built || !runtimeReady) skip('integration', !built ? 'build failed' : 'no VS Code runtime');
   else {
-    await step('integration', async () => {
-      const { prepareWorkspace, runExtensionTests } = harness('ext-tests.cjs');
-      const testsPath = path.join(ROOT, 'out', 'test', 'integration');
-      if (!fs.existsSync(path.join(testsPath, 'index.js'))) throw new Error(`${testsPath}/index.js was not built`);
-      const workspace = prepareWorkspace(path.join(ROOT, 'test', 'fixtures', 'workspace'));
-      const r = await runExtensionTests({
-        folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: testsPath,
-        env: { REPO_WIKI_TEST_WORKSPACE: workspace },
-      });
-      if (r.exitCode === 0) fs.rmSync(workspace, { recursive: true, force: true });
-      else console.error(`[integration] workspace kept: ${workspace}`);
-      if (r.exitCode !== 0 && r.failed === 0) {
-        throw new Error(r.timedOut ? 'timed out (EXT_TEST_TIMEOUT_MS)' : `extension tests exited with ${r.exitCode} and no failed test`);
-      }
-      return r;
-    }, { counted: true });
+    const { prepareWorkspace, runExtensionTests } = harness('ext-tests.cjs');
+    const testsPath = path.join(ROOT, 'out', 'test', 'integration');
+    for (const suite of integrationSuites(prepareWorkspace)) {
+      await step(`integration:${suite.name}`, async () => {
+        if (!fs.existsSync(path.join(testsPath, 'index.js'))) throw new Error(`${testsPath}/index.js was not built`);
+        const { dirs, ...options } = suite.prepare();
+        const r = await runExtensionTests({
+          ...options, extensionDevelopmentPath: ROOT, extensionTestsPath: testsPath,
+          env: { REPO_WIKI_TEST_SUITE: suite.name, REPO_WIKI_TEST_WORKSPACE: options.folder },
+        });
+        if (r.exitCode === 0) for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+        else console.error(`[integration:${suite.name}] workspace kept: ${dirs.join(', ')}`);
+        if (r.exitCode !== 0 && r.failed === 0) {
+          throw new Error(r.timedOut ? 'timed out (EXT_TEST_TIMEOUT_MS)' : `extension tests exited with ${r.exitCode} and no failed test`);
+        }
+        return r;
+      }, { counted: true });
+    }
   }
 }
 
@@ -131,7 +158,7 @@ let failed = 0;
 for (const s of stages) {
   passed += s.passed;
   failed += s.failed;
-  console.log(`  ${s.name.padEnd(12)} ${s.passed} passed, ${s.failed} failed${s.note ? `  (${s.note})` : ''}`);
+  console.log(`  ${s.name.padEnd(24)} ${s.passed} passed, ${s.failed} failed${s.note ? `  (${s.note})` : ''}`);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

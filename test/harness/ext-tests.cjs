@@ -32,10 +32,10 @@ function prepareWorkspace(src, dest = fs.mkdtempSync(path.join(os.tmpdir(), 'rep
 
 /**
  * @param {{ folder: string, extensionDevelopmentPath: string, extensionTestsPath: string,
- *           env?: Record<string,string>, settings?: object, screenshotOnFail?: boolean, timeoutMs?: number }} opts
+ *           workspaceFile?: string, env?: Record<string,string>, settings?: object, screenshotOnFail?: boolean, timeoutMs?: number }} opts
  * @returns {Promise<{ exitCode: number, passed: number, failed: number, failures: {title:string,error:string}[], timedOut: boolean }>}
  */
-async function runExtensionTests({ folder, extensionDevelopmentPath, extensionTestsPath, env = {}, settings,
+async function runExtensionTests({ folder, workspaceFile, extensionDevelopmentPath, extensionTestsPath, env = {}, settings,
   screenshotOnFail = true, timeoutMs = +(process.env.EXT_TEST_TIMEOUT_MS || 300000) }) {
   const t0 = Date.now();
   const resultsFile = path.join(CACHE, 'run', `results-${crypto.randomBytes(4).toString('hex')}.json`);
@@ -60,10 +60,12 @@ async function runExtensionTests({ folder, extensionDevelopmentPath, extensionTe
     page.on('pageerror', (e) => console.error('[pageerror]', e.message));
     if (process.env.DEBUG) page.on('console', (m) => console.log('[browser]', m.type(), m.text().slice(0, 300)));
 
-    const url = server.workbenchUrl(folder, [
+    let url = server.workbenchUrl(folder, [
       ['extensionDevelopmentPath', server.remoteUri(extensionDevelopmentPath)],
       ['extensionTestsPath', server.remoteUri(extensionTestsPath)],
     ]);
+    // A multi-root window opens a .code-workspace file instead of a folder.
+    if (workspaceFile) url = url.replace(/\?folder=[^&]*/, `?workspace=${encodeURIComponent(path.resolve(workspaceFile))}`);
     await page.goto(url);
     let timer;
     const code = await Promise.race([finished, new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); })]);

@@ -20,9 +20,11 @@ export function run(): Promise<void> {
     grep: process.env.REPO_WIKI_TEST_GREP || undefined,
   });
   mocha.reporter(findReporter());
-  const files = fs.readdirSync(__dirname, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js')).sort();
-  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${__dirname}`));
-  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  // Each suite is a folder of tests for one kind of window (a plain folder, Restricted Mode, multi-root).
+  const suiteDir = path.join(__dirname, process.env.REPO_WIKI_TEST_SUITE || 'workspace');
+  const files = fs.readdirSync(suiteDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js')).sort();
+  if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${suiteDir}`));
+  for (const f of files) mocha.addFile(path.join(suiteDir, f));
   return new Promise((resolve, reject) => {
     try {
       mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RepoWikiApi } from '../../src/extension';
-import { PagesTreeProvider } from '../../src/vscode/pages/pagesTree';
-import { activateExtension, lintDiagnostics, waitFor, workspaceRoot } from './helpers';
+import type { RepoWikiApi } from '../../../src/extension';
+import { PagesTreeProvider } from '../../../src/vscode/pages/pagesTree';
+import { activateExtension, lintDiagnostics, waitFor, workspaceRoot } from '../helpers';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
