@@ -25,6 +25,15 @@ const builds = [
     metafile: true,
   },
   {
+    // Drift analysis (TypeScript included) runs in a worker thread, never at activation.
+    ...common,
+    entryPoints: { driftWorker: 'src/adapters/drift/driftWorker.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
+  },
+  {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
     platform: 'node',

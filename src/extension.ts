@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { chatFeature } from './vscode/chat/chatView';
 import { commandsFeature } from './vscode/commands/wikiCommands';
+import { driftFeature } from './vscode/drift/driftFeature';
 import { indexFeature } from './vscode/index/indexUpkeep';
 import { lintFeature } from './vscode/lint/lintDiagnostics';
 import { pagesFeature } from './vscode/pages/pagesTree';
@@ -9,7 +10,7 @@ import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, commandsFeature, chatFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */

@@ -34,9 +34,9 @@ export class TodoStore {
     return todo;
   }
 
-  complete(id: number): Todo {
+  complete(id: number, done = true): Todo {
     const todo = this.find(id);
-    todo.done = true;
+    todo.done = done;
     return todo;
   }
 

@@ -11,13 +11,17 @@ Commands:
   init            create .wiki/ in the workspace (never overwrites an existing wiki)
   index rebuild   regenerate .wiki/index.json and .wiki/index.md from the pages
   lint            check pages; exits 1 when any error is found
+  drift           check code citations against the code; exits 1 when any is in error
+                  (--format github prints GitHub Actions annotations; --stamp records
+                  fingerprints for citations that have none)
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
-  --format FORMAT  text (default) or json
+  --format FORMAT  text (default) or json; drift also takes github
+  --stamp          with drift: stamp citations that have no fingerprint yet
   -h, --help       show this help`;
 
-type Format = 'text' | 'json';
+type Format = 'text' | 'json' | 'github';
 
 interface Io {
   out(text: string): void;
@@ -31,7 +35,12 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { workspace: { type: 'string' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        workspace: { type: 'string' },
+        format: { type: 'string', default: 'text' },
+        stamp: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`);
@@ -42,22 +51,24 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
+  const command = positionals.join(' ');
   const format = values.format as Format;
-  if (format !== 'text' && format !== 'json') {
-    io.err(`--format must be text or json, not "${values.format}".`);
+  const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
+  if (!formats.includes(format)) {
+    io.err(`--format must be ${formats.join(' or ')}, not "${values.format}".`);
     return 2;
   }
   const wiki = new Wiki(path.resolve(cwd, values.workspace ?? '.'), new NodeFileSystem(), { now: () => new Date() });
-  const command = positionals.join(' ');
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (command !== 'index rebuild' && command !== 'lint') {
+    if (!['index rebuild', 'lint', 'drift'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
     if (!(await wiki.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
+    if (command === 'drift') return await drift(wiki, format, values.stamp === true, io);
     return command === 'lint' ? await lint(wiki, format, io) : await rebuild(wiki, format, io);
   } catch (error) {
     io.err(`repo-wiki: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
@@ -92,6 +103,41 @@ async function lint(wiki: Wiki, format: Format, io: Io): Promise<number> {
     io.out(`${pages.length} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${issues.length - errors} other issue${issues.length - errors === 1 ? '' : 's'}.`);
   }
   return errors ? 1 : 0;
+}
+
+async function drift(wiki: Wiki, format: Format, stamp: boolean, io: Io): Promise<number> {
+  // TypeScript loads only for this command.
+  const { checkDrift } = await import('./drift');
+  const { report, stamped } = await checkDrift(wiki, { stamp });
+  const errors = report.issues.filter((issue) => issue.severity === 'error').length;
+  if (format === 'json') {
+    const issues = report.issues.map((issue) => ({ ...toJson(issue), citation: issue.data.citation }));
+    const ordered = issues.map(({ page, line, column, citation, code, severity, message }) => ({ page, line, column, citation, code, severity, message }));
+    io.out(JSON.stringify({ pagesChecked: report.pagesChecked, citationsChecked: report.citationsChecked, issues: ordered }, null, 2));
+  } else if (format === 'github') {
+    for (const issue of report.issues) {
+      const { line, column } = toJson(issue);
+      const level = issue.severity === 'error' ? 'error' : issue.severity === 'warning' ? 'warning' : 'notice';
+      io.out(`::${level} file=${escapeProperty(issue.page)},line=${line},col=${column},title=${escapeProperty(`repo-wiki ${issue.code}`)}::${escapeData(issue.message)}`);
+    }
+  } else {
+    for (const issue of report.issues) {
+      const { line, column } = toJson(issue);
+      io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.data.citation}  ${issue.message}`);
+    }
+    if (stamp) io.out(`Stamped ${stamped} citation${stamped === 1 ? '' : 's'}.`);
+    io.out(`${report.citationsChecked} citations in ${report.pagesChecked} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${report.issues.length - errors} other issue${report.issues.length - errors === 1 ? '' : 's'}.`);
+  }
+  return errors ? 1 : 0;
+}
+
+// GitHub Actions workflow-command escaping.
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
 function toJson(issue: LintIssue) {

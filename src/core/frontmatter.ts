@@ -106,9 +106,33 @@ function isStringMap(value: unknown): boolean {
   );
 }
 
-/** Frontmatter in a stable key order, with optional fields only when set. */
-export function orderedFrontmatter(fm: PageFrontmatter): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of FIELD_ORDER) if (fm[key] !== undefined) out[key] = fm[key];
-  return out;
+/**
+ * YAML for the schema's fields in a stable order and a diff-friendly style: plain scalars where
+ * they are unambiguous, JSON-quoted otherwise, short lists inline, anchors one per line.
+ */
+export function serializeFrontmatter(fm: PageFrontmatter): string {
+  const lines: string[] = [];
+  for (const key of FIELD_ORDER) {
+    const value = fm[key];
+    if (value === undefined) continue;
+    if (key === 'anchors') {
+      const entries = Object.entries(value as Record<string, string>);
+      lines.push(entries.length ? 'anchors:' : 'anchors: {}');
+      for (const [citation, anchor] of entries) lines.push(`  ${JSON.stringify(citation)}: ${JSON.stringify(anchor)}`);
+    } else if (Array.isArray(value)) {
+      lines.push(`${key}: [${value.map((item) => scalar(item, true)).join(', ')}]`);
+    } else {
+      lines.push(`${key}: ${typeof value === 'number' ? value : scalar(String(value))}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const PLAIN = /^[A-Za-z0-9(][^:#\[\]{}"'`&*!|>%@\n]*$/;
+const AMBIGUOUS = /^(true|false|yes|no|on|off|null|~|[-+]?[\d.]+(e[-+]?\d+)?|0x[\da-f]+|\d{4}-\d{2}-\d{2}.+)$/i;
+
+/** Commas are only special inside an inline list. */
+function scalar(text: string, inFlow = false): string {
+  const plain = PLAIN.test(text) && !AMBIGUOUS.test(text) && text === text.trim() && !(inFlow && text.includes(','));
+  return plain ? text : JSON.stringify(text);
 }

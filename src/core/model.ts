@@ -51,6 +51,8 @@ export interface WikiPage {
   relPath: string;
   /** Frontmatter fields that parsed and validated; invalid ones are absent and reported in `problems`. */
   frontmatter: Partial<PageFrontmatter>;
+  /** Frontmatter keys outside the schema, kept as they are whenever the page is rewritten. */
+  extraFields: Record<string, unknown>;
   /** False when the file could not be read as text (binary, too large, not UTF-8). */
   readable: boolean;
   /** Whether the page parsed and validated fully. */

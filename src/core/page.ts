@@ -1,5 +1,5 @@
 import matter from 'gray-matter';
-import { orderedFrontmatter, validateFrontmatter } from './frontmatter';
+import { FIELD_ORDER, serializeFrontmatter, validateFrontmatter } from './frontmatter';
 import { DEFAULT_SEVERITY, LintCode } from './lintCodes';
 import { parseLinks } from './markdown';
 import type { LintIssue, PageFrontmatter, Range, WikiPage } from './model';
@@ -12,7 +12,7 @@ export const MAX_PAGE_BYTES = 1024 * 1024;
 /** Parses one page file; never throws: every problem becomes a LintIssue on the page. */
 export function parsePage(relPath: string, slug: string, bytes: Uint8Array): WikiPage {
   const page: WikiPage = {
-    slug, relPath, frontmatter: {}, readable: false, valid: false, body: '', bodyStartLine: 0, links: [], fieldLines: {}, problems: [],
+    slug, relPath, frontmatter: {}, extraFields: {}, readable: false, valid: false, body: '', bodyStartLine: 0, links: [], fieldLines: {}, problems: [],
   };
   const report = (code: LintCode, message: string, range: Range = lineRange(0)) =>
     page.problems.push(issue(code, message, relPath, range));
@@ -67,6 +67,7 @@ export function parsePage(relPath: string, slug: string, bytes: Uint8Array): Wik
   const data = parsed.data as Record<string, unknown>;
   const { frontmatter, problems } = validateFrontmatter(data);
   page.frontmatter = frontmatter;
+  page.extraFields = Object.fromEntries(Object.entries(data).filter(([key]) => !(FIELD_ORDER as readonly string[]).includes(key)));
   for (const problem of problems) {
     report(problem.code, problem.message, lineRange(page.fieldLines[problem.field] ?? 0, 1000));
   }
@@ -74,9 +75,14 @@ export function parsePage(relPath: string, slug: string, bytes: Uint8Array): Wik
   return page;
 }
 
-export function serializePage(frontmatter: PageFrontmatter, body: string): string {
-  const text = matter.stringify(body.endsWith('\n') ? body : `${body}\n`, orderedFrontmatter(frontmatter));
-  return text;
+export function serializePage(frontmatter: PageFrontmatter, body: string, extraFields: Record<string, unknown> = {}): string {
+  const extras = Object.keys(extraFields).length ? yamlBlock(extraFields) : '';
+  return `---\n${serializeFrontmatter(frontmatter)}${extras}---\n${body.endsWith('\n') || !body ? body : `${body}\n`}`;
+}
+
+/** Keys outside the schema are written back with the YAML library, whatever shape they have. */
+function yamlBlock(data: Record<string, unknown>): string {
+  return matter.stringify('', data).replace(/^---\n/, '').replace(/---\n*$/, '');
 }
 
 export function issue(code: LintCode, message: string, page: string, range: Range, data?: Record<string, string>): LintIssue {

@@ -98,10 +98,10 @@ export class Wiki {
     return parsePage(this.relative(absolute), slug, await this.fs.readFile(absolute));
   }
 
-  async writePage(slug: string, frontmatter: PageFrontmatter, body: string): Promise<string> {
+  async writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
     const absolute = this.pagePath(slug);
     await this.fs.mkdir(this.pagesDir);
-    await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body));
+    await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body, extraFields));
     return absolute;
   }
 

@@ -87,6 +87,36 @@ describe('parsePage', () => {
     assert.equal(again.body, original.body);
   });
 
+  it('writes diff-friendly frontmatter and keeps fields outside the schema', () => {
+    const original = parse(pageText('Pipeline: how it works', 'Body.\n', { tags: '[http, "yes"]', owner: 'team-web', review: '{every: 90d}' }));
+    assert.deepEqual(original.extraFields, { owner: 'team-web', review: { every: '90d' } });
+    const text = serializePage({ ...original.frontmatter, anchors: { 'src/a.ts:Foo': 'sig:1 body:2' } } as never, original.body, original.extraFields);
+    assert.equal(text, [
+      '---',
+      'title: "Pipeline: how it works"',
+      'topic: architecture',
+      'summary: "About Pipeline: how it works"',
+      'status: active',
+      'tags: [http, "yes"]',
+      'created: 2026-11-01',
+      'updated: 2026-11-02',
+      'corroborations: 0',
+      'sources: []',
+      'anchors:',
+      '  "src/a.ts:Foo": "sig:1 body:2"',
+      'owner: team-web',
+      'review:',
+      '  every: 90d',
+      '---',
+      'Body.',
+      '',
+    ].join('\n'));
+    const again = parse(text);
+    assert.deepEqual(again.problems, []);
+    assert.deepEqual(again.extraFields, original.extraFields);
+    assert.deepEqual(again.frontmatter.tags, ['http', 'yes']);
+  });
+
   it('treats hostile YAML (a custom tag) as invalid YAML rather than executing it', () => {
     assert.deepEqual(codes('---\ntitle: !!js/function "function(){ return 1 }"\n---\n'), [LintCode.FrontmatterYaml]);
   });

@@ -1,0 +1,63 @@
+// Worker-thread entry: drift analysis (TypeScript parsing included) runs here, off the extension host's main thread.
+import { parentPort } from 'node:worker_threads';
+import { DriftEngine } from '../../core/drift/driftEngine';
+import { stampPage } from '../../core/drift/stamp';
+import { WikiError } from '../../core/errors';
+import { Wiki } from '../../core/wiki';
+import { NodeFileSystem } from '../nodeFileSystem';
+import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
+import { WorkspaceSearch } from '../workspaceSearch';
+import type { DriftRequest, FromWorker, ToWorker } from './protocol';
+
+const fs = new NodeFileSystem();
+const parser = new CachingSymbolParser(new TsSymbolParser());
+const folders = new Map<string, { wiki: Wiki; engine: DriftEngine; search: WorkspaceSearch }>();
+const cancelled = new Set<number>();
+
+function folder(root: string) {
+  let entry = folders.get(root);
+  if (!entry) {
+    const search = new WorkspaceSearch(root);
+    entry = { wiki: new Wiki(root, fs, { now: () => new Date() }), engine: new DriftEngine(root, fs, parser, search), search };
+    folders.set(root, entry);
+  }
+  return entry;
+}
+
+async function handle(id: number, request: DriftRequest): Promise<unknown> {
+  const { wiki, engine, search } = folder(request.root);
+  switch (request.kind) {
+    case 'check': {
+      const pages = await wiki.loadPages();
+      const selected = request.slugs ? pages.filter((page) => request.slugs!.includes(page.slug)) : pages;
+      return engine.check(selected, { get cancelled() { return cancelled.has(id); } });
+    }
+    case 'invalidate':
+      for (const path of request.paths) engine.invalidate(path);
+      if (request.listChanged) search.reset();
+      return null;
+    case 'stamp': {
+      const page = await wiki.readPage(request.slug);
+      if (!page) throw new WikiError('invalid-page', `There is no page "${request.slug}".`);
+      return stampPage(wiki, engine, page, { citations: request.citations, onlyMissing: request.onlyMissing });
+    }
+    case 'locate':
+      return (await engine.locate({ path: request.path, symbol: request.symbol })) ?? null;
+    case 'symbols':
+      return [...parser.parse(request.path, request.text).symbols.values()];
+  }
+}
+
+parentPort?.on('message', (message: ToWorker) => {
+  if ('cancel' in message) {
+    cancelled.add(message.id);
+    return;
+  }
+  handle(message.id, message.request).then(
+    (result) => parentPort!.postMessage({ id: message.id, result } satisfies FromWorker),
+    (error: unknown) => {
+      const e = error as Partial<WikiError>;
+      parentPort!.postMessage({ id: message.id, error: { message: e.message ?? String(error), code: e.code, hint: e.hint } } satisfies FromWorker);
+    },
+  ).finally(() => cancelled.delete(message.id));
+});

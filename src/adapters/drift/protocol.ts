@@ -1,0 +1,22 @@
+import type { DriftReport } from '../../core/drift/driftEngine';
+import type { StampResult } from '../../core/drift/stamp';
+import type { SourceSymbol } from '../../core/drift/symbols';
+
+/** Requests the extension host sends to the drift worker; every one names its workspace folder. */
+export type DriftRequest =
+  | { kind: 'check'; root: string; slugs?: string[] }
+  | { kind: 'invalidate'; root: string; paths: string[]; listChanged: boolean }
+  | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
+  | { kind: 'locate'; root: string; path: string; symbol?: string }
+  | { kind: 'symbols'; root: string; path: string; text: string };
+
+export interface DriftResponses {
+  check: DriftReport;
+  invalidate: null;
+  stamp: StampResult;
+  locate: { path: string; line: number } | null;
+  symbols: SourceSymbol[];
+}
+
+export type ToWorker = { id: number; request: DriftRequest } | { id: number; cancel: true };
+export type FromWorker = { id: number; result: unknown } | { id: number; error: { message: string; code?: string; hint?: string } };

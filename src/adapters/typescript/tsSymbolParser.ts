@@ -1,0 +1,369 @@
+// Symbol index of one TS/JS file for drift checks: parse the single file (never a Program) and
+// name its declarations; fingerprints are computed from the text with the TS scanner when first
+// read, so a drift pass only pays for the symbols its pages cite.
+//
+// Names: `Foo`, `Class.member`, `Iface.member`, `Enum.Member`, `Ns.Inner.fn`, `default`. Every
+// declaration directly in the file or in a namespace counts, exported or not; nothing inside
+// function bodies does. `declare module 'x'` and `declare global` are transparent (no name).
+// All declarations of one name (overloads, declaration merging) make one symbol: the first
+// one's kind wins, lines span them all, and sig and body hash their pieces in source order.
+//
+// Fingerprint = FNV-1a 32 over the normalised tokens, each followed by one space: the scanner's
+// tokens without comments or whitespace, string literals as "value" (quote style and escapes
+// do not matter), trailing commas before `)` `]` `}` `>` and the leading `|` or `&` of a union
+// or intersection dropped, so formatters never cause drift. Each declaration has one split point: sig = tokens before it (for variables, also the
+// `export const` of their statement), body = tokens after it; with nothing after it, body = sig.
+// Split points: the body block of functions, methods, accessors and constructors; the `{` after
+// the header of classes, interfaces, enums and namespaces (so a class's body changes with any
+// member); the value of variables, properties, enum members and `export default`, or the body
+// of that value when it is an arrow function or function expression; the type of a type alias.
+import ts from 'typescript';
+import { createHash } from 'node:crypto';
+import { TS_LIKE } from '../../core/drift/citations';
+import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
+
+export const TS_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+export function isTsLike(path: string): boolean {
+  return TS_LIKE.test(path);
+}
+
+function scriptKind(fileName: string): ts.ScriptKind {
+  const ext = /\.[^./\\]*$/.exec(fileName)?.[0].toLowerCase();
+  if (ext === '.tsx') return ts.ScriptKind.TSX;
+  if (ext === '.jsx') return ts.ScriptKind.JSX;
+  if (ext === '.js' || ext === '.mjs' || ext === '.cjs') return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function hex(hash: number): string {
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+const K = ts.SyntaxKind;
+
+/** Whether a `/` after this token starts a regular expression rather than a division. */
+function regexMayFollow(prev: ts.SyntaxKind): boolean {
+  if (prev >= K.FirstPunctuation && prev <= K.LastPunctuation) {
+    return prev !== K.CloseParenToken && prev !== K.CloseBracketToken && prev !== K.CloseBraceToken && prev !== K.PlusPlusToken && prev !== K.MinusMinusToken;
+  }
+  if (prev >= K.FirstReservedWord && prev <= K.LastReservedWord) {
+    return prev !== K.ThisKeyword && prev !== K.SuperKeyword && prev !== K.NullKeyword && prev !== K.TrueKeyword && prev !== K.FalseKeyword;
+  }
+  return prev === K.Unknown || prev === K.AwaitKeyword || prev === K.YieldKeyword || prev === K.OfKeyword;
+}
+
+/** Punctuation after which `|` or `&` cannot be binary, so it leads a multi-line union (a formatter's choice). */
+function closesNothing(prev: ts.SyntaxKind): boolean {
+  return prev >= K.FirstPunctuation && prev <= K.LastPunctuation && prev !== K.CloseParenToken && prev !== K.CloseBracketToken && prev !== K.CloseBraceToken && prev !== K.GreaterThanToken;
+}
+
+const PARAMETER_PROPERTY = new Set([K.PublicKeyword, K.PrivateKeyword, K.ProtectedKeyword, K.ReadonlyKeyword, K.OverrideKeyword]);
+
+function memberName(name: ts.PropertyName | undefined): string | undefined {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  return undefined; // computed names cannot be cited
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === kind);
+}
+
+/** Where the body part of an initialised declaration starts: a function value's body, else the value. */
+function valueSplit(value: ts.Expression | undefined, end: number): number {
+  if (!value) return end;
+  let inner: ts.Expression = value;
+  while (ts.isParenthesizedExpression(inner)) inner = inner.expression;
+  return ts.isArrowFunction(inner) || ts.isFunctionExpression(inner) ? inner.body.pos : value.pos;
+}
+
+/** One declaration of a name: sig = tokens of [headPos, headEnd) + [pos, split); body = tokens of [split, end). */
+interface Piece {
+  headPos: number;
+  headEnd: number;
+  pos: number;
+  split: number;
+  end: number;
+}
+
+/**
+ * One qualified name. Hashes and lines are computed on first read (only cited symbols ever are)
+ * and kept; the AST is not.
+ */
+class Entry {
+  readonly pieces: Piece[] = [];
+  private hashes?: { sig: string; body: string };
+  private lines?: { start: number; end: number };
+
+  constructor(private readonly source: SourceText, readonly kind: SymbolKind) {}
+
+  fingerprints(): { sig: string; body: string } {
+    if (!this.hashes) {
+      let sig = FNV_OFFSET;
+      let body = FNV_OFFSET;
+      let hasBody = false;
+      for (const p of this.pieces) {
+        sig = this.source.hash(this.source.hash(sig, p.headPos, p.headEnd), p.pos, p.split);
+        if (p.split < p.end) {
+          body = this.source.hash(body, p.split, p.end);
+          hasBody = true;
+        }
+      }
+      this.hashes = { sig: hex(sig), body: hex(hasBody ? body : sig) };
+    }
+    return this.hashes;
+  }
+
+  lineRange(): { start: number; end: number } {
+    if (!this.lines) {
+      const first = this.pieces[0];
+      const last = this.pieces[this.pieces.length - 1];
+      this.lines = { start: this.source.line(this.source.tokenStart(first.headPos)), end: this.source.line(last.end) };
+    }
+    return this.lines;
+  }
+
+  symbol(name: string): SourceSymbol {
+    const entry = this;
+    // Own enumerable getters: spreads, deepEqual and postMessage all read them.
+    return {
+      name,
+      kind: entry.kind,
+      get startLine() { return entry.lineRange().start; },
+      get endLine() { return entry.lineRange().end; },
+      get sig() { return entry.fingerprints().sig; },
+      get body() { return entry.fingerprints().body; },
+    };
+  }
+}
+
+/** What the lazy fingerprints of one file need: its text and the parser's (shared) scanner. */
+class SourceText {
+  private lineStarts?: number[];
+
+  constructor(private readonly scanner: ts.Scanner, private readonly text: string, private readonly variant: ts.LanguageVariant) {}
+
+  /** 0-based line of `pos`; `\n`, `\r\n` and a lone `\r` end a line, as in VS Code. */
+  line(pos: number): number {
+    if (!this.lineStarts) {
+      const starts = [0];
+      const text = this.text;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+      }
+      this.lineStarts = starts;
+    }
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.lineStarts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Where the first token at or after `pos` starts (skips comments and whitespace). */
+  tokenStart(pos: number): number {
+    this.scanner.setText(this.text, pos, this.text.length - pos);
+    return this.scanner.scan() === K.EndOfFileToken ? pos : this.scanner.getTokenStart();
+  }
+
+  /**
+   * Continues FNV-1a `hash` over the normalised tokens in [from, to), each followed by a space:
+   * string literals as `"value"`, trailing commas dropped, comments and whitespace skipped.
+   */
+  hash(hash: number, from: number, to: number): number {
+    if (from >= to) return hash;
+    const { scanner, text } = this;
+    scanner.setText(text, from, to - from);
+    scanner.setLanguageVariant(this.variant);
+    let prev: ts.SyntaxKind = K.Unknown;
+    let braces = 0;
+    const templates: number[] = []; // brace depth at each open `${`
+    for (let token = scanner.scan(); token !== K.EndOfFileToken; token = scanner.scan()) {
+      // The scanner alone cannot tell template continuations and regexes apart: the parser's rules, in brief.
+      if (token === K.OpenBraceToken) braces++;
+      else if (token === K.CloseBraceToken) {
+        if (templates.length && templates[templates.length - 1] === braces) {
+          token = scanner.reScanTemplateToken(false);
+          if (token === K.TemplateTail) templates.pop();
+        } else braces--;
+      } else if (token === K.TemplateHead) templates.push(braces);
+      else if ((token === K.SlashToken || token === K.SlashEqualsToken) && regexMayFollow(prev)) token = scanner.reScanSlashToken();
+
+      if (prev === K.CommaToken && !(token === K.CloseParenToken || token === K.CloseBracketToken || token === K.CloseBraceToken || token === K.GreaterThanToken)) {
+        hash = Math.imul(Math.imul(hash ^ 0x2c, FNV_PRIME) ^ 0x20, FNV_PRIME); // the held-back comma was not trailing
+      }
+      const leadingBar = (token === K.BarToken || token === K.AmpersandToken) && (prev === K.Unknown || closesNothing(prev));
+      prev = token;
+      if (token === K.CommaToken || leadingBar) continue;
+      if (token === K.StringLiteral) {
+        const value = scanner.getTokenValue();
+        hash = Math.imul(hash ^ 0x22, FNV_PRIME);
+        for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), FNV_PRIME);
+        hash = Math.imul(hash ^ 0x22, FNV_PRIME);
+      } else {
+        for (let i = scanner.getTokenStart(), end = scanner.getTokenEnd(); i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+      }
+      hash = Math.imul(hash ^ 0x20, FNV_PRIME);
+    }
+    if (prev === K.CommaToken) hash = Math.imul(Math.imul(hash ^ 0x2c, FNV_PRIME) ^ 0x20, FNV_PRIME);
+    return hash;
+  }
+}
+
+export class TsSymbolParser implements SymbolParser {
+  // One scanner for every file this parser reads; parse and the lazy getters are synchronous.
+  private readonly scanner = ts.createScanner(ts.ScriptTarget.Latest, /*skipTrivia*/ true);
+  private entries = new Map<string, Entry>();
+  private source!: SourceText;
+
+  /** Parses and names the declarations; fingerprints and lines are computed when first read. */
+  parse(fileName: string, text: string): FileSymbols {
+    const kind = scriptKind(fileName);
+    // No JSDoc parsing: comments never matter here, and JSDoc is a large share of parse time.
+    const file = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, kind);
+    const source = new SourceText(this.scanner, text, kind === ts.ScriptKind.TSX || kind === ts.ScriptKind.JSX ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard);
+    this.source = source;
+    this.entries = new Map();
+    this.statements(file.statements, '');
+    const symbols = new Map<string, SourceSymbol>();
+    for (const [name, entry] of this.entries) symbols.set(name, entry.symbol(name));
+    this.entries = new Map();
+    let fingerprint: string | undefined;
+    return { symbols, get fingerprint() { return (fingerprint ??= hex(source.hash(FNV_OFFSET, 0, text.length))); } };
+  }
+
+  private add(name: string, kind: SymbolKind, pos: number, split: number, end: number, headPos = pos, headEnd = headPos): void {
+    let entry = this.entries.get(name);
+    if (!entry) this.entries.set(name, (entry = new Entry(this.source, kind)));
+    entry.pieces.push({ headPos, headEnd, pos, split, end });
+  }
+
+  /** Names a declaration gets: its own and, with `export default`, also `default`. */
+  private names(node: ts.Node, own: string | undefined, prefix: string): string[] {
+    const names = own !== undefined ? [prefix + own] : [];
+    if (!prefix && hasModifier(node, K.DefaultKeyword)) names.unshift('default');
+    return names;
+  }
+
+  private statements(statements: readonly ts.Statement[], prefix: string): void {
+    for (const node of statements) this.statement(node, prefix);
+  }
+
+  private statement(node: ts.Statement, prefix: string): void {
+    if (ts.isFunctionDeclaration(node)) {
+      for (const name of this.names(node, node.name?.text, prefix)) this.add(name, 'function', node.pos, node.body?.pos ?? node.end, node.end);
+    } else if (ts.isClassDeclaration(node)) {
+      const names = this.names(node, node.name?.text, prefix);
+      for (const name of names) this.add(name, 'class', node.pos, node.members.pos, node.end);
+      if (names.length) this.classMembers(node.members, names[names.length - 1] + '.');
+    } else if (ts.isInterfaceDeclaration(node)) {
+      for (const name of this.names(node, node.name.text, prefix)) this.add(name, 'interface', node.pos, node.members.pos, node.end);
+      this.typeMembers(node.members, prefix + node.name.text + '.');
+    } else if (ts.isTypeAliasDeclaration(node)) {
+      this.add(prefix + node.name.text, 'type', node.pos, node.type.pos, node.end);
+      if (ts.isTypeLiteralNode(node.type)) this.typeMembers(node.type.members, prefix + node.name.text + '.');
+    } else if (ts.isEnumDeclaration(node)) {
+      const enumName = prefix + node.name.text;
+      this.add(enumName, 'enum', node.pos, node.members.pos, node.end);
+      for (const member of node.members) {
+        const name = memberName(member.name);
+        if (name !== undefined) this.add(`${enumName}.${name}`, 'enum-member', member.pos, valueSplit(member.initializer, member.end), member.end);
+      }
+    } else if (ts.isModuleDeclaration(node)) {
+      this.namespace(node, prefix);
+    } else if (ts.isVariableStatement(node)) {
+      const list = node.declarationList;
+      for (const decl of list.declarations) {
+        const split = valueSplit(decl.initializer, decl.end);
+        for (const name of bindingNames(decl.name)) this.add(prefix + name, 'variable', decl.pos, split, decl.end, node.pos, list.declarations.pos);
+      }
+    } else if (ts.isExportAssignment(node) && !node.isExportEquals && !prefix) {
+      this.add('default', 'default', node.pos, valueSplit(node.expression, node.end), node.end);
+    }
+  }
+
+  private namespace(node: ts.ModuleDeclaration, prefix: string): void {
+    let inner = prefix;
+    // `declare module 'x'` and `declare global` add no name; `namespace A.B` nests B inside A.
+    if (ts.isIdentifier(node.name) && !(node.flags & ts.NodeFlags.GlobalAugmentation)) {
+      inner = prefix + node.name.text;
+      this.add(inner, 'namespace', node.pos, node.body?.pos ?? node.end, node.end);
+      inner += '.';
+    }
+    if (!node.body) return;
+    if (ts.isModuleDeclaration(node.body)) this.namespace(node.body, inner);
+    else if (ts.isModuleBlock(node.body)) this.statements(node.body.statements, inner);
+  }
+
+  private classMembers(members: readonly ts.ClassElement[], prefix: string): void {
+    for (const member of members) {
+      if (ts.isConstructorDeclaration(member)) {
+        this.add(prefix + 'constructor', 'constructor', member.pos, member.body?.pos ?? member.end, member.end);
+        for (const param of member.parameters) {
+          const name = ts.isIdentifier(param.name) ? param.name.text : undefined;
+          if (name && ts.getModifiers(param)?.some((m) => PARAMETER_PROPERTY.has(m.kind))) this.add(prefix + name, 'property', param.pos, param.end, param.end);
+        }
+        continue;
+      }
+      const name = memberName(member.name);
+      if (name === undefined) continue;
+      if (ts.isMethodDeclaration(member)) this.add(prefix + name, 'method', member.pos, member.body?.pos ?? member.end, member.end);
+      else if (ts.isGetAccessor(member) || ts.isSetAccessor(member)) this.add(prefix + name, 'accessor', member.pos, member.body?.pos ?? member.end, member.end);
+      else if (ts.isPropertyDeclaration(member)) this.add(prefix + name, 'property', member.pos, valueSplit(member.initializer, member.end), member.end);
+    }
+  }
+
+  private typeMembers(members: readonly ts.TypeElement[], prefix: string): void {
+    for (const member of members) {
+      const name = memberName(member.name);
+      if (name === undefined) continue;
+      const kind: SymbolKind | undefined = ts.isMethodSignature(member) ? 'method'
+        : ts.isPropertySignature(member) ? 'property'
+          : ts.isGetAccessor(member) || ts.isSetAccessor(member) ? 'accessor' : undefined;
+      if (kind) this.add(prefix + name, kind, member.pos, member.end, member.end);
+    }
+  }
+}
+
+function bindingNames(name: ts.BindingName): string[] {
+  if (ts.isIdentifier(name)) return [name.text];
+  const out: string[] = [];
+  for (const element of name.elements) if (!ts.isOmittedExpression(element)) out.push(...bindingNames(element.name));
+  return out;
+}
+
+/**
+ * Wraps a parser with a bounded LRU cache keyed by script kind and a SHA-1 of the text, so an
+ * unchanged file is never parsed twice. Results are shared between callers: treat them as read-only.
+ */
+export class CachingSymbolParser implements SymbolParser {
+  hits = 0;
+  misses = 0;
+  private readonly cache = new Map<string, FileSymbols>();
+
+  constructor(private readonly inner: SymbolParser, private readonly maxEntries = 2000) {}
+
+  parse(fileName: string, text: string): FileSymbols {
+    const key = scriptKind(fileName) + createHash('sha1').update(text).digest('base64');
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.hits++;
+      this.cache.delete(key); // re-insert: Map order is the LRU order
+      this.cache.set(key, cached);
+      return cached;
+    }
+    this.misses++;
+    const parsed = this.inner.parse(fileName, text);
+    this.cache.set(key, parsed);
+    if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    return parsed;
+  }
+}

@@ -1,0 +1,51 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { SymbolSearch } from '../core/drift/driftEngine';
+
+const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next']);
+const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+const MAX_FILES = 20000;
+const MAX_BYTES = 2 * 1024 * 1024;
+
+/** Text search over the workspace's TS/JS files; the file list is listed once per instance. */
+export class WorkspaceSearch implements SymbolSearch {
+  private files?: Promise<string[]>;
+
+  constructor(private readonly root: string) {}
+
+  async filesContaining(word: string): Promise<string[]> {
+    const files = await (this.files ??= this.list());
+    const hits: string[] = [];
+    const matches = async (file: string) => {
+      const absolute = path.join(this.root, file);
+      const stat = await fs.stat(absolute).catch(() => undefined);
+      if (!stat || stat.size > MAX_BYTES) return;
+      const text = await fs.readFile(absolute, 'utf8').catch(() => '');
+      if (text.includes(word)) hits.push(file);
+    };
+    // Bounded concurrency: thousands of parallel opens would hit the file descriptor limit.
+    for (let i = 0; i < files.length; i += 64) await Promise.all(files.slice(i, i + 64).map(matches));
+    return hits.sort();
+  }
+
+  /** Forget the file list (files were created, deleted or renamed). */
+  reset(): void {
+    this.files = undefined;
+  }
+
+  private async list(): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await fs.readdir(path.join(this.root, dir), { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (out.length >= MAX_FILES) return;
+        const rel = dir ? `${dir}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) {
+          if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) await walk(rel);
+        } else if (entry.isFile() && SOURCE.test(entry.name)) out.push(rel);
+      }
+    };
+    await walk('');
+    return out;
+  }
+}

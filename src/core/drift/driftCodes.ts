@@ -1,0 +1,25 @@
+import type { Severity } from '../model';
+
+/** Codes of drift issues; the diagnostics mapper and the quick fixes switch on these. */
+export const DriftCode = {
+  MissingFile: 'missing-file',
+  MissingSymbol: 'missing-symbol',
+  MovedSymbol: 'moved-symbol',
+  SignatureChanged: 'signature-changed',
+  BodyChanged: 'body-changed',
+  Unverified: 'unverified',
+  OutsideWorkspace: 'outside-workspace',
+} as const;
+export type DriftCode = (typeof DriftCode)[keyof typeof DriftCode];
+
+export const DRIFT_CODES: readonly DriftCode[] = Object.values(DriftCode);
+
+export const DEFAULT_DRIFT_SEVERITY: Record<DriftCode, Severity> = {
+  'missing-file': 'error',
+  'missing-symbol': 'error',
+  'moved-symbol': 'warning',
+  'signature-changed': 'warning',
+  'body-changed': 'info',
+  unverified: 'info',
+  'outside-workspace': 'error',
+};

@@ -1,0 +1,160 @@
+import * as path from 'node:path';
+import type { LintIssue, WikiPage } from '../model';
+import type { FileSystem } from '../ports';
+import { findCitations, TS_LIKE, type Citation } from './citations';
+import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
+import { fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type SourceSymbol, type SymbolParser } from './symbols';
+
+/** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
+export interface SymbolSearch {
+  filesContaining(word: string): Promise<string[]>;
+}
+
+export interface DriftIssue extends LintIssue {
+  code: DriftCode;
+  data: { citation: string; path: string; symbol?: string; movedTo?: string; anchor?: string };
+}
+
+export interface DriftReport {
+  pagesChecked: number;
+  citationsChecked: number;
+  issues: DriftIssue[];
+}
+
+export interface CancellationFlag {
+  readonly cancelled: boolean;
+}
+
+/** What a cited file holds now: absent, or its symbols and whole-file fingerprint. */
+type SourceState = { exists: false } | { exists: true; symbols?: Map<string, SourceSymbol>; fingerprint: string };
+
+/** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
+export class DriftEngine {
+  private readonly sources = new Map<string, Promise<SourceState>>();
+
+  constructor(
+    private readonly root: string,
+    private readonly fs: FileSystem,
+    private readonly parser: SymbolParser,
+    private readonly search: SymbolSearch,
+  ) {}
+
+  /** Forgets a file's cached state (it was saved, created, deleted or renamed). */
+  invalidate(relPath: string): void {
+    this.sources.delete(relPath);
+  }
+
+  async check(pages: readonly WikiPage[], cancel?: CancellationFlag): Promise<DriftReport> {
+    const issues: DriftIssue[] = [];
+    let citationsChecked = 0;
+    let pagesChecked = 0;
+    const cited = pages.filter((page) => page.readable).map((page) => ({ page, citations: findCitations(page) }));
+    // Read every cited file concurrently once; the checks below then hit the cache.
+    const paths = new Set(cited.flatMap(({ citations }) => citations.filter((c) => !c.outside).map((c) => c.path)));
+    await Promise.all([...paths].map((file) => this.source(file)));
+    for (const { page, citations } of cited) {
+      if (cancel?.cancelled) break;
+      pagesChecked++;
+      citationsChecked += citations.length;
+      const anchors = page.frontmatter.anchors ?? {};
+      for (const citation of citations) {
+        const issue = await this.checkCitation(citation, anchors[citation.text]);
+        if (issue) issues.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
+      }
+    }
+    return { pagesChecked, citationsChecked, issues };
+  }
+
+  /** The fingerprint a citation would be stamped with now, or undefined when it does not resolve. */
+  async currentAnchor(citation: Pick<Citation, 'path' | 'symbol' | 'outside'>): Promise<string | undefined> {
+    if (citation.outside) return undefined;
+    const source = await this.source(citation.path);
+    if (!source.exists) return undefined;
+    if (!citation.symbol) return fileAnchor(source.fingerprint);
+    const symbol = source.symbols?.get(citation.symbol);
+    return symbol && symbolAnchor(symbol);
+  }
+
+  /** Where a symbol is declared now, for "open the cited symbol". */
+  async locate(citation: Pick<Citation, 'path' | 'symbol'>): Promise<{ path: string; line: number } | undefined> {
+    const source = await this.source(citation.path);
+    if (!source.exists) return undefined;
+    if (!citation.symbol) return { path: citation.path, line: 0 };
+    const symbol = source.symbols?.get(citation.symbol);
+    return symbol && { path: citation.path, line: symbol.startLine };
+  }
+
+  private async checkCitation(citation: Citation, anchor: string | undefined): Promise<Omit<DriftIssue, 'page' | 'range' | 'severity'> | undefined> {
+    const data = { citation: citation.text, path: citation.path, ...(citation.symbol ? { symbol: citation.symbol } : {}) };
+    const issue = (code: DriftCode, message: string, extra: Partial<DriftIssue['data']> = {}) => ({ code, message, data: { ...data, ...extra } });
+    if (citation.outside) {
+      return issue(DriftCode.OutsideWorkspace, `${citation.path} is outside the workspace; citations must be relative to the workspace folder, and this one is not read.`);
+    }
+    const source = await this.source(citation.path);
+    if (!source.exists) {
+      const movedTo = citation.symbol ? await this.findMoved(citation) : undefined;
+      if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} moved: ${citation.path} no longer exists and it is now declared in ${movedTo}.`, { movedTo });
+      return issue(DriftCode.MissingFile, `${citation.path} does not exist.`);
+    }
+    const current = citation.symbol ? source.symbols?.get(citation.symbol) : undefined;
+    if (citation.symbol && !current) {
+      const movedTo = await this.findMoved(citation);
+      if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
+      return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
+    }
+    const now = current ? symbolAnchor(current) : fileAnchor(source.fingerprint);
+    if (!anchor) {
+      return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed.`, { anchor: now });
+    }
+    const recorded = parseAnchor(anchor);
+    if (!current) {
+      if (recorded.file !== source.fingerprint) return issue(DriftCode.BodyChanged, `${citation.path} changed since this page was verified.`, { anchor: now });
+      return undefined;
+    }
+    if (recorded.sig !== current.sig) return issue(DriftCode.SignatureChanged, `The signature of ${citation.symbol} changed since this page was verified.`, { anchor: now });
+    if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now });
+    return undefined;
+  }
+
+  /** Another TS/JS file that declares the symbol: text search first, then a parse to confirm. */
+  private async findMoved(citation: Citation): Promise<string | undefined> {
+    const symbol = citation.symbol!;
+    const word = symbol.split('.')[0];
+    const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && TS_LIKE.test(file)).sort();
+    for (const candidate of candidates) {
+      const source = await this.source(candidate);
+      if (source.exists && source.symbols?.has(symbol)) return candidate;
+    }
+    return undefined;
+  }
+
+  private source(relPath: string): Promise<SourceState> {
+    let state = this.sources.get(relPath);
+    if (!state) {
+      state = this.read(relPath);
+      this.sources.set(relPath, state);
+    }
+    return state;
+  }
+
+  private async read(relPath: string): Promise<SourceState> {
+    const absolute = path.join(this.root, relPath);
+    const stat = await this.fs.stat(absolute);
+    if (!stat?.isFile) return { exists: false };
+    const bytes = await this.fs.readFile(absolute);
+    if (!TS_LIKE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
+    const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes));
+    return { exists: true, symbols: parsed.symbols, fingerprint: parsed.fingerprint };
+  }
+}
+
+/** FNV-1a over the bytes with line endings normalised, so a CRLF checkout is not drift. */
+export function contentFingerprint(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 13 && bytes[i + 1] === 10) continue;
+    hash ^= bytes[i];
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}

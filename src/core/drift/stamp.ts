@@ -1,0 +1,45 @@
+import { WikiError } from '../errors';
+import type { PageFrontmatter, WikiPage } from '../model';
+import type { Wiki } from '../wiki';
+import { findCitations } from './citations';
+import type { DriftEngine } from './driftEngine';
+
+export interface StampResult {
+  slug: string;
+  stamped: string[];
+  /** Citations that do not resolve, so they cannot be stamped. */
+  unresolved: string[];
+}
+
+/**
+ * Records the current fingerprint of a page's citations in its `anchors` (all of them, only the
+ * ones without an anchor, or only `citations`), writes the page atomically and logs a `stamp`.
+ */
+export async function stampPage(
+  wiki: Wiki,
+  engine: DriftEngine,
+  page: WikiPage,
+  options: { onlyMissing?: boolean; citations?: readonly string[] } = {},
+): Promise<StampResult> {
+  if (!page.valid) {
+    throw new WikiError('invalid-page', `${page.relPath} has frontmatter problems, so its anchors cannot be updated.`, 'Fix the problems shown in the Problems panel first.');
+  }
+  const anchors = { ...(page.frontmatter.anchors ?? {}) };
+  const stamped: string[] = [];
+  const unresolved: string[] = [];
+  for (const citation of findCitations(page)) {
+    if (options.citations && !options.citations.includes(citation.text)) continue;
+    if (options.onlyMissing && anchors[citation.text]) continue;
+    const anchor = await engine.currentAnchor(citation);
+    if (!anchor) unresolved.push(citation.text);
+    else if (anchors[citation.text] !== anchor) {
+      anchors[citation.text] = anchor;
+      stamped.push(citation.text);
+    }
+  }
+  if (stamped.length) {
+    await wiki.writePage(page.slug, { ...(page.frontmatter as PageFrontmatter), anchors }, page.body, page.extraFields);
+    await wiki.appendLog({ op: 'stamp', pages: [page.slug], citations: stamped });
+  }
+  return { slug: page.slug, stamped, unresolved };
+}

@@ -1,0 +1,40 @@
+import { WikiError } from './errors';
+import type { PageFrontmatter, WikiPage } from './model';
+import type { Wiki } from './wiki';
+
+function requireValid(page: WikiPage): PageFrontmatter {
+  if (!page.valid) {
+    throw new WikiError('invalid-page', `${page.relPath} has frontmatter problems, so it cannot be updated automatically.`, 'Fix the problems shown in the Problems panel first.');
+  }
+  return page.frontmatter as PageFrontmatter;
+}
+
+/** Marks a page stale with a reason, atomically, and logs it. */
+export async function markStale(wiki: Wiki, page: WikiPage, reason: string, today: string): Promise<void> {
+  const frontmatter = requireValid(page);
+  await wiki.writePage(page.slug, { ...frontmatter, status: 'stale', stale_reason: reason.trim(), updated: today }, page.body, page.extraFields);
+  await wiki.appendLog({ op: 'mark-stale', pages: [page.slug], reason: reason.trim() });
+}
+
+/**
+ * Rewrites every `from` citation in the body to `to`, carrying its anchor along: the code moved,
+ * it did not change, so the page stays verified.
+ */
+export async function relocateCitation(wiki: Wiki, page: WikiPage, from: string, to: string): Promise<number> {
+  const frontmatter = requireValid(page);
+  let count = 0;
+  const body = page.body.replace(/(`+)\s*([^`\n]+?)\s*\1/g, (whole, ticks: string, text: string) => {
+    if (text.replace(/\(\)$/, '') !== from) return whole;
+    count++;
+    return `${ticks}${to}${ticks}`;
+  });
+  if (!count) return 0;
+  const anchors = { ...frontmatter.anchors };
+  if (anchors[from] !== undefined) {
+    anchors[to] = anchors[from];
+    delete anchors[from];
+  }
+  await wiki.writePage(page.slug, { ...frontmatter, anchors }, body, page.extraFields);
+  await wiki.appendLog({ op: 'relocate-citation', pages: [page.slug], from, to });
+  return count;
+}

@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { DRIFT_CODES, DriftCode } from '../../core/drift/driftCodes';
+import { DIAGNOSTIC_SOURCE } from '../diagnostics';
+import type { DriftService } from './driftService';
+
+/** Quick fixes for drift diagnostics, keyed on the diagnostic code. */
+export class DriftCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly drift: DriftService) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of context.diagnostics) {
+      const code = String(diagnostic.code);
+      if (diagnostic.source !== DIAGNOSTIC_SOURCE || !DRIFT_CODES.includes(code as DriftCode)) continue;
+      const issue = this.drift.issueAt(document.uri, diagnostic.range, code);
+      if (!issue) continue;
+      const citation = issue.data.citation;
+      const action = (title: string, command: string, args: unknown[], preferred = false) => {
+        const fix = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+        fix.diagnostics = [diagnostic];
+        fix.isPreferred = preferred;
+        fix.command = { title, command, arguments: args };
+        actions.push(fix);
+      };
+      if (code === DriftCode.MovedSymbol && issue.data.movedTo) {
+        const to = `${issue.data.movedTo}:${issue.data.symbol}`;
+        action(`Update citation to ${to}`, 'repoWiki.relocateCitation', [document.uri, citation, to], true);
+      }
+      if (code === DriftCode.SignatureChanged || code === DriftCode.BodyChanged || code === DriftCode.Unverified) {
+        action('Mark as reviewed (record the current fingerprint)', 'repoWiki.stampCitation', [document.uri, citation], code === DriftCode.Unverified);
+      }
+      if (code !== DriftCode.MissingFile && code !== DriftCode.OutsideWorkspace && code !== DriftCode.MissingSymbol) {
+        action(`Open ${issue.data.symbol ?? issue.data.path}`, 'repoWiki.openCitation', [document.uri, code === DriftCode.MovedSymbol && issue.data.movedTo ? `${issue.data.movedTo}:${issue.data.symbol}` : citation]);
+      }
+      if (code !== DriftCode.Unverified) {
+        action('Mark page as stale…', 'repoWiki.markStale', [document.uri, `${citation}: ${diagnostic.message}`]);
+      }
+    }
+    return actions;
+  }
+}

@@ -1,0 +1,197 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { findCitations } from '../../core/drift/citations';
+import { markStale, relocateCitation } from '../../core/pageEdits';
+import type { Wiki } from '../../core/wiki';
+import type { Services } from '../services';
+import { ensureTrusted, showError } from '../userErrors';
+import { DriftCodeActions } from './driftCodeActions';
+import { DriftService } from './driftService';
+import { registerCitedBy } from './citedBy';
+
+const IGNORED = /(^|\/)(node_modules|\.git|\.wiki|dist|out|\.vscode-test)\//;
+
+export const driftFeature = {
+  activate(context: vscode.ExtensionContext, services: Services): void {
+    const drift = new DriftService(services);
+    const status = vscode.window.createStatusBarItem('repoWiki.drift', vscode.StatusBarAlignment.Left, 50);
+    status.name = 'Repo Wiki drift';
+    status.command = 'workbench.actions.view.problems';
+    const updateStatus = () => {
+      const count = drift.count();
+      status.text = count ? `$(book) ${count} drift` : '$(book) no drift';
+      status.tooltip = count ? `Repo Wiki: ${count} citation${count === 1 ? '' : 's'} no longer match the code. Open the Problems panel.` : 'Repo Wiki: every checked citation matches the code.';
+      status.backgroundColor = count ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      status.show();
+    };
+
+    const checkQuietly = async (wiki: Wiki, slugs?: string[]) => {
+      try {
+        if (!(await wiki.exists())) return;
+        await drift.check(wiki, { slugs });
+      } catch (error) {
+        services.output.error(`Drift check of ${wiki.root} failed: ${(error as Error).message}`);
+      }
+    };
+
+    // Source changes: invalidate the cached files, then re-check the pages that cite them.
+    const pendingPaths = new Map<string, { paths: Set<string>; listChanged: boolean; timer?: NodeJS.Timeout }>();
+    const onSourceChange = (uri: vscode.Uri, listChanged: boolean) => {
+      const wiki = services.wikis.forUri(uri);
+      if (!wiki) return;
+      const rel = wiki.relative(uri.fsPath);
+      if (IGNORED.test(`${rel}/`) || IGNORED.test(rel)) return;
+      const pending = pendingPaths.get(wiki.root) ?? { paths: new Set<string>(), listChanged: false };
+      pending.paths.add(rel);
+      pending.listChanged ||= listChanged;
+      clearTimeout(pending.timer);
+      pending.timer = setTimeout(async () => {
+        pendingPaths.delete(wiki.root);
+        await drift.invalidate(wiki, [...pending.paths], pending.listChanged).catch(() => undefined);
+        const snapshot = await services.snapshots.get(wiki);
+        const citing = snapshot.pages.filter((page) => findCitations(page).some((c) => pending.paths.has(c.path))).map((p) => p.slug);
+        // A created or deleted file can resolve a moved symbol anywhere: re-check everything then.
+        await checkQuietly(wiki, pending.listChanged ? undefined : citing);
+      }, 200);
+      pendingPaths.set(wiki.root, pending);
+    };
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+
+    context.subscriptions.push(
+      drift,
+      status,
+      watcher,
+      drift.onDidChange(updateStatus),
+      watcher.onDidChange((uri) => onSourceChange(uri, false)),
+      watcher.onDidCreate((uri) => onSourceChange(uri, true)),
+      watcher.onDidDelete((uri) => onSourceChange(uri, true)),
+      services.snapshots.onDidUpdate((snapshot) => void checkQuietly(snapshot.wiki)),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('repoWiki.drift.severities')) drift.republish();
+      }),
+      vscode.languages.registerCodeActionsProvider(
+        { language: 'markdown', pattern: '**/.wiki/pages/*.md' },
+        new DriftCodeActions(drift),
+        { providedCodeActionKinds: DriftCodeActions.kinds },
+      ),
+      vscode.commands.registerCommand('repoWiki.checkDrift', () => checkAll(services, drift)),
+      vscode.commands.registerCommand('repoWiki.stampPage', (uri?: vscode.Uri) => stampPage(services, drift, uri)),
+      vscode.commands.registerCommand('repoWiki.stampCitation', (uri: vscode.Uri, citation: string) => stampPage(services, drift, uri, [citation])),
+      vscode.commands.registerCommand('repoWiki.openCitation', (uri: vscode.Uri, citation: string) => openCitation(services, drift, uri, citation)),
+      vscode.commands.registerCommand('repoWiki.relocateCitation', (uri: vscode.Uri, from: string, to: string) => editPage(services, uri, 'Updating the citation', (wiki, page) => relocateCitation(wiki, page, from, to))),
+      vscode.commands.registerCommand('repoWiki.markStale', (uri: vscode.Uri, suggested?: string) => markPageStale(services, uri, suggested)),
+      registerCitedBy(services, drift),
+    );
+    for (const wiki of services.wikis.all()) void checkQuietly(wiki);
+  },
+};
+
+async function checkAll(services: Services, drift: DriftService) {
+  const wikis = await services.wikis.existing();
+  if (!wikis.length) {
+    void vscode.window.showWarningMessage('This workspace has no wiki to check.', 'Initialise wiki')
+      .then((choice) => choice && vscode.commands.executeCommand('repoWiki.init'));
+    return undefined;
+  }
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Repo Wiki: checking citations against the code', cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      let issues = 0;
+      for (const [i, wiki] of wikis.entries()) {
+        if (token.isCancellationRequested) break;
+        progress.report({ message: path.basename(wiki.root), increment: 100 / wikis.length });
+        try {
+          issues += (await drift.check(wiki, { signal: controller.signal })).length;
+        } catch (error) {
+          showError(services.output, 'Checking drift', error);
+          return undefined;
+        }
+        if (i === wikis.length - 1 && !token.isCancellationRequested) {
+          const drifted = drift.count();
+          void vscode.window.showInformationMessage(drifted ? `Repo Wiki: ${drifted} citation${drifted === 1 ? '' : 's'} drifted from the code.` : 'Repo Wiki: every citation matches the code.', ...(drifted ? ['Show Problems'] : []))
+            .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
+        }
+      }
+      return { issues, cancelled: token.isCancellationRequested };
+    },
+  );
+}
+
+/** Resolves a page URI (or the active editor's) to its wiki and slug. */
+function pageOf(services: Services, uri?: vscode.Uri): { wiki: Wiki; slug: string } | undefined {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  const wiki = target && services.wikis.forUri(target);
+  if (!target || !wiki || path.dirname(target.fsPath) !== wiki.pagesDir || !target.fsPath.endsWith('.md')) {
+    void vscode.window.showWarningMessage('Open a wiki page (.wiki/pages/*.md) first.');
+    return undefined;
+  }
+  return { wiki, slug: path.basename(target.fsPath, '.md') };
+}
+
+async function stampPage(services: Services, drift: DriftService, uri?: vscode.Uri, citations?: string[]) {
+  if (!ensureTrusted('Stamping citations')) return undefined;
+  const target = pageOf(services, uri);
+  if (!target) return undefined;
+  try {
+    await saveIfDirty(uri ?? vscode.Uri.file(target.wiki.pagePath(target.slug)));
+    const client = await drift.worker();
+    const result = await client.request({ kind: 'stamp', root: target.wiki.root, slug: target.slug, citations });
+    await drift.check(target.wiki, { slugs: [target.slug] });
+    const unresolved = result.unresolved.length ? ` ${result.unresolved.length} could not be stamped because they do not resolve.` : '';
+    void vscode.window.showInformationMessage(`Repo Wiki: marked ${result.stamped.length} citation${result.stamped.length === 1 ? '' : 's'} as reviewed.${unresolved}`);
+    return result;
+  } catch (error) {
+    showError(services.output, 'Stamping citations', error);
+    return undefined;
+  }
+}
+
+async function openCitation(services: Services, drift: DriftService, uri: vscode.Uri, citation: string) {
+  const wiki = services.wikis.forUri(uri);
+  const parsed = findCitations({ body: `\`${citation}\``, bodyStartLine: 0 })[0];
+  if (!wiki || !parsed || parsed.outside) return;
+  const client = await drift.worker();
+  const found = await client.request({ kind: 'locate', root: wiki.root, path: parsed.path, symbol: parsed.symbol });
+  if (!found) {
+    void vscode.window.showWarningMessage(`Repo Wiki: ${citation} does not resolve to any code.`);
+    return;
+  }
+  const position = new vscode.Position(found.line, 0);
+  await vscode.window.showTextDocument(vscode.Uri.file(path.join(wiki.root, found.path)), { selection: new vscode.Range(position, position) });
+}
+
+async function editPage(services: Services, uri: vscode.Uri, action: string, edit: (wiki: Wiki, page: NonNullable<Awaited<ReturnType<Wiki['readPage']>>>) => Promise<unknown>) {
+  if (!ensureTrusted(action)) return undefined;
+  const target = pageOf(services, uri);
+  if (!target) return undefined;
+  try {
+    await saveIfDirty(uri);
+    const page = await target.wiki.readPage(target.slug);
+    if (!page) return undefined;
+    const result = await edit(target.wiki, page);
+    services.wikis.notifyChanged(target.wiki);
+    return result;
+  } catch (error) {
+    showError(services.output, action, error);
+    return undefined;
+  }
+}
+
+async function markPageStale(services: Services, uri: vscode.Uri, suggested?: string) {
+  const reason = await vscode.window.showInputBox({
+    title: 'Mark page as stale',
+    prompt: 'Why is this page stale? (saved as stale_reason)',
+    value: suggested ?? '',
+    validateInput: (value) => (value.trim() ? undefined : 'Give a reason so readers know what to distrust.'),
+  });
+  if (!reason) return undefined;
+  return editPage(services, uri, 'Marking the page stale', (wiki, page) => markStale(wiki, page, reason, new Date().toISOString().slice(0, 10)));
+}
+
+/** Page edits go through the core on disk; unsaved editor changes are saved first so nothing is lost. */
+async function saveIfDirty(uri: vscode.Uri): Promise<void> {
+  const document = vscode.workspace.textDocuments.find((doc) => doc.uri.fsPath === uri.fsPath);
+  if (document?.isDirty) await document.save();
+}
