@@ -1,5 +1,5 @@
 // `npm test`: deps → build → unit → package → VS Code runtime → integration → e2e.
-// Usage: node test/run-all.mjs [--only unit|integration|e2e]. The last line is always "N passed, N failed".
+// Usage: node test/run-all.mjs [--only unit|integration|e2e] [--suite NAME]. The last line is always "N passed, N failed".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,8 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130)
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const suiteAt = process.argv.indexOf('--suite'); // one integration suite, e.g. --only integration --suite drift
+const onlySuite = suiteAt >= 0 ? process.argv[suiteAt + 1] : undefined;
 if (only !== undefined && !['unit', 'integration', 'e2e'].includes(only)) {
   console.error(`--only takes unit, integration or e2e (got ${only})`);
   process.exit(2);
@@ -71,6 +73,7 @@ function integrationSuites(prepareWorkspace) {
   const fixture = path.join(ROOT, 'test', 'fixtures', 'workspace');
   return [
     { name: 'workspace', prepare: () => { const folder = prepareWorkspace(fixture); return { folder, dirs: [folder] }; } },
+    { name: 'drift', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     {
       name: 'restricted',
       prepare: () => {
@@ -126,7 +129,7 @@ if (want('integration')) {
   else {
     const { prepareWorkspace, runExtensionTests } = harness('ext-tests.cjs');
     const testsPath = path.join(ROOT, 'out', 'test', 'integration');
-    for (const suite of integrationSuites(prepareWorkspace)) {
+    for (const suite of integrationSuites(prepareWorkspace).filter((s) => !onlySuite || s.name === onlySuite)) {
       await step(`integration:${suite.name}`, async () => {
         if (!fs.existsSync(path.join(testsPath, 'index.js'))) throw new Error(`${testsPath}/index.js was not built`);
         const { dirs, ...options } = suite.prepare();

@@ -1,0 +1,190 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { activateExtension, waitFor, workspaceRoot } from '../helpers';
+
+// Runs on a copy of demo/: its todos.ts changed after the pages were stamped, so two citations
+// have drifted (signature-changed on one page, body-changed on another) and the rest match.
+describe('Drift detection in a real VS Code extension host', () => {
+  let root: string;
+  const file = (rel: string) => path.join(root, rel);
+  const pageUri = (slug: string) => vscode.Uri.file(file(`.wiki/pages/${slug}.md`));
+  const driftOn = (slug: string, code?: string) =>
+    vscode.languages.getDiagnostics(pageUri(slug)).filter((d) => d.source === 'repo-wiki' && (code ? d.code === code : /^(missing-|moved-|signature-|body-|unverified|outside-)/.test(String(d.code))));
+  const waitForDrift = (slug: string, code: string, citation?: string) =>
+    waitFor(`${code} on ${slug}`, () => driftOn(slug, code).find((d) => !citation || d.message.includes(citation)) ?? false, 20000);
+  const waitForNoDrift = (slug: string, code: string) => waitFor(`no ${code} on ${slug}`, () => driftOn(slug, code).length === 0, 20000);
+
+  /** Edits a source file the way a user does: in an editor, then saved. */
+  async function editAndSave(rel: string, edit: (text: string) => string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(file(rel));
+    const whole = new vscode.Range(0, 0, document.lineCount, 0);
+    const workspaceEdit = new vscode.WorkspaceEdit();
+    workspaceEdit.replace(document.uri, whole, edit(document.getText()));
+    assert.ok(await vscode.workspace.applyEdit(workspaceEdit));
+    assert.ok(await document.save());
+  }
+
+  /** The quick fixes the light bulb offers on a diagnostic's range (the page must be open, as it is for a user). */
+  async function quickFixes(uri: vscode.Uri, diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
+    await vscode.window.showTextDocument(uri, { preview: false });
+    // A freshly opened editor may cancel the first request while its model settles; ask again then.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
+      } catch (error) {
+        if ((error as Error).name !== 'Canceled' || attempt === 3) throw error;
+      }
+    }
+  }
+
+  async function apply(action: vscode.CodeAction): Promise<void> {
+    assert.ok(action.command, `${action.title} runs a command`);
+    await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+  }
+
+  before(async () => {
+    root = workspaceRoot();
+    await activateExtension();
+  });
+
+  it('shows drifted citations in the Problems panel on the citation, and nothing for matching ones', async () => {
+    const signature = await waitForDrift('errors-become-responses-at-the-edge', 'signature-changed');
+    const text = fs.readFileSync(pageUri('errors-become-responses-at-the-edge').fsPath, 'utf8').split('\n');
+    const line = text.findIndex((l) => l.includes('`src/todos.ts:TodoStore.complete`'));
+    assert.equal(signature.range.start.line, line);
+    assert.equal(signature.range.start.character, text[line].indexOf('src/todos.ts:TodoStore.complete'));
+    assert.equal(signature.range.end.character - signature.range.start.character, 'src/todos.ts:TodoStore.complete'.length);
+    assert.equal(signature.severity, vscode.DiagnosticSeverity.Warning);
+    const body = await waitForDrift('testing-handlers-in-process', 'body-changed', 'TodoStore');
+    assert.equal(body.severity, vscode.DiagnosticSeverity.Information);
+    for (const slug of ['request-pipeline', 'middleware-conventions', 'header-names-are-lower-cased', 'router-trailing-slashes']) {
+      assert.deepEqual(driftOn(slug).map((d) => d.message), [], slug);
+    }
+    assert.equal(driftOn('errors-become-responses-at-the-edge').length, 1);
+  });
+
+  it('"Mark as reviewed" re-stamps the anchor, logs a stamp and clears the diagnostic', async () => {
+    const uri = pageUri('errors-become-responses-at-the-edge');
+    const diagnostic = await waitForDrift('errors-become-responses-at-the-edge', 'signature-changed');
+    const fixes = await quickFixes(uri, diagnostic);
+    const titles = fixes.map((f) => f.title);
+    assert.ok(titles.includes('Open TodoStore.complete'), titles.join(', '));
+    assert.ok(titles.includes('Mark page as stale…'), titles.join(', '));
+    const review = fixes.find((f) => f.title.startsWith('Mark as reviewed'));
+    assert.ok(review, titles.join(', '));
+    const anchorBefore = /"src\/todos.ts:TodoStore.complete": "([^"]+)"/.exec(fs.readFileSync(uri.fsPath, 'utf8'))?.[1];
+    await apply(review);
+    await waitForNoDrift('errors-become-responses-at-the-edge', 'signature-changed');
+    const anchorAfter = /"src\/todos.ts:TodoStore.complete": "([^"]+)"/.exec(fs.readFileSync(uri.fsPath, 'utf8'))?.[1];
+    assert.ok(anchorAfter && anchorAfter !== anchorBefore, `anchor re-stamped (${anchorBefore} → ${anchorAfter})`);
+    const log = fs.readFileSync(file('.wiki/log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual({ ...log.at(-1), ts: undefined }, { ts: undefined, op: 'stamp', pages: ['errors-become-responses-at-the-edge'], citations: ['src/todos.ts:TodoStore.complete'] });
+  });
+
+  it('a renamed symbol becomes missing-symbol when the file is saved, and clears when renamed back', async () => {
+    await editAndSave('src/errors.ts', (text) => text.replace('export function isHttpError(', 'export function isHttpFailure('));
+    const missing = await waitForDrift('errors-become-responses-at-the-edge', 'missing-symbol', 'isHttpError');
+    assert.equal(missing.severity, vscode.DiagnosticSeverity.Error);
+    assert.deepEqual(driftOn('errors-become-responses-at-the-edge').map((d) => d.code), ['missing-symbol'], 'only the renamed citation drifts');
+    await editAndSave('src/errors.ts', (text) => text.replace('export function isHttpFailure(', 'export function isHttpError('));
+    await waitForNoDrift('errors-become-responses-at-the-edge', 'missing-symbol');
+  });
+
+  it('a symbol moved to another file is found, and the quick fix updates the citation', async () => {
+    const moved = 'export function splitPath(path: string): string[] {\n  return path.split(\'?\')[0].split(\'/\').filter((segment) => segment.length > 0);\n}\n';
+    fs.writeFileSync(file('src/paths.ts'), `/** Path helpers. */\n${moved}`);
+    await editAndSave('src/router.ts', (text) => {
+      const start = text.indexOf('/** Splits a path');
+      const end = text.indexOf('}\n', text.indexOf('export function splitPath')) + 2;
+      return `import { splitPath } from './paths';\n${text.slice(0, start)}${text.slice(end)}`;
+    });
+    const uri = pageUri('router-trailing-slashes');
+    const diagnostic = await waitForDrift('router-trailing-slashes', 'moved-symbol', 'splitPath');
+    assert.match(diagnostic.message, /now declared in src\/paths\.ts/);
+    const update = (await quickFixes(uri, diagnostic)).find((f) => f.title === 'Update citation to src/paths.ts:splitPath');
+    assert.ok(update, 'an "Update citation" quick fix');
+    assert.equal(update.isPreferred, true);
+    await apply(update);
+    await waitForNoDrift('router-trailing-slashes', 'moved-symbol');
+    const page = fs.readFileSync(uri.fsPath, 'utf8');
+    assert.match(page, /`src\/paths\.ts:splitPath`/);
+    assert.doesNotMatch(page, /src\/router\.ts:splitPath/);
+    assert.deepEqual(driftOn('router-trailing-slashes').map((d) => d.message), [], 'the moved code is unchanged, so the carried anchor still matches');
+  });
+
+  it('re-checks a page when it is edited: new citations are unverified, escaping paths are flagged', async () => {
+    const uri = pageUri('middleware-conventions');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(document.lineCount, 0), '\nAlso see `src/types.ts:Method` and `../secrets.ts`.\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await document.save());
+    const unverified = await waitForDrift('middleware-conventions', 'unverified', 'src/types.ts:Method');
+    assert.equal(unverified.severity, vscode.DiagnosticSeverity.Information);
+    const outside = await waitForDrift('middleware-conventions', 'outside-workspace', '../secrets.ts');
+    assert.equal(outside.severity, vscode.DiagnosticSeverity.Error);
+    const titles = (await quickFixes(uri, unverified)).map((f) => f.title);
+    assert.ok(titles.some((t) => t.startsWith('Mark as reviewed')), titles.join(', '));
+  });
+
+  it('severities follow repoWiki.drift.severities, and "off" hides a code', async () => {
+    const config = vscode.workspace.getConfiguration('repoWiki.drift');
+    await config.update('severities', { 'body-changed': 'error', unverified: 'off' }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await waitFor('body-changed as an error', () => driftOn('testing-handlers-in-process', 'body-changed')[0]?.severity === vscode.DiagnosticSeverity.Error);
+      await waitForNoDrift('middleware-conventions', 'unverified');
+    } finally {
+      await config.update('severities', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitForDrift('middleware-conventions', 'unverified');
+  });
+
+  it('"Stamp all citations on this page" clears unverified citations', async () => {
+    const result = await vscode.commands.executeCommand<{ stamped: string[]; unresolved: string[] }>('repoWiki.stampPage', pageUri('middleware-conventions'));
+    assert.deepEqual(result.stamped, ['src/types.ts:Method']);
+    assert.deepEqual(result.unresolved, ['../secrets.ts']);
+    await waitForNoDrift('middleware-conventions', 'unverified');
+  });
+
+  it('"Check drift in the whole wiki" reports what it found', async () => {
+    const result = await vscode.commands.executeCommand<{ issues: number; cancelled: boolean }>('repoWiki.checkDrift');
+    assert.equal(result.cancelled, false);
+    const remaining = ['errors-become-responses-at-the-edge', 'testing-handlers-in-process', 'middleware-conventions', 'router-trailing-slashes'].flatMap((slug) => driftOn(slug).map((d) => `${slug}: ${d.code}`));
+    assert.deepEqual(remaining, ['testing-handlers-in-process: body-changed', 'middleware-conventions: outside-workspace']);
+    assert.equal(result.issues, 2);
+  });
+
+  it('"Open the cited symbol" reveals its declaration', async () => {
+    await vscode.commands.executeCommand('repoWiki.openCitation', pageUri('errors-become-responses-at-the-edge'), 'src/errors.ts:toErrorResponse');
+    const editor = await waitFor('errors.ts in the editor', () => vscode.window.activeTextEditor?.document.uri.fsPath === file('src/errors.ts') && vscode.window.activeTextEditor);
+    assert.match(editor.document.lineAt(editor.selection.active.line).text, /function toErrorResponse/);
+  });
+
+  it('source files show "Cited by N wiki pages" lenses and a hover listing the pages', async () => {
+    const uri = vscode.Uri.file(file('src/errors.ts'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    const lenses = await waitFor('cited-by lenses', async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      const ours = found.filter((lens) => lens.command?.command === 'repoWiki.showCitingPages');
+      return ours.length ? ours : undefined;
+    });
+    const classLine = document.getText().split('\n').findIndex((l) => l.startsWith('export class HttpError'));
+    const onClass = lenses.find((lens) => lens.range.start.line === classLine);
+    assert.equal(onClass?.command?.title, 'Cited by 2 wiki pages');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(classLine + 3, 4));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n').replace(/&nbsp;/g, ' ');
+    assert.match(text, /HttpError` is cited by/);
+    assert.match(text, /Errors become responses at the edge/i);
+    assert.match(text, /Writing middleware/);
+
+    await vscode.workspace.getConfiguration('repoWiki.drift').update('codeLens', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const after = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      assert.equal(after.filter((lens) => lens.command?.command === 'repoWiki.showCitingPages').length, 0, 'lenses can be turned off');
+    } finally {
+      await vscode.workspace.getConfiguration('repoWiki.drift').update('codeLens', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});
