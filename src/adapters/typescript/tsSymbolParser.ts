@@ -11,7 +11,11 @@
 // Fingerprint = FNV-1a 32 over the normalised tokens, each followed by one space: the scanner's
 // tokens without comments or whitespace, string literals as "value" (quote style and escapes
 // do not matter), trailing commas before `)` `]` `}` `>` and the leading `|` or `&` of a union
-// or intersection dropped, so formatters never cause drift. Each declaration has one split point: sig = tokens before it (for variables, also the
+// or intersection dropped, so formatters never cause drift. JSX text counts as one string, its
+// value as JSX reads it (line breaks and indentation dropped): the scanner alone would read an
+// apostrophe in it as the start of a string and `//` as a comment.
+//
+// Each declaration has one split point: sig = tokens before it (for variables, also the
 // `export const` of their statement), body = tokens after it; with nothing after it, body = sig.
 // Split points: the body block of functions, methods, accessors and constructors; the `{` after
 // the header of classes, interfaces, enums and namespaces (so a class's body changes with any
@@ -58,7 +62,31 @@ function regexMayFollow(prev: ts.SyntaxKind): boolean {
 
 /** Punctuation after which `|` or `&` cannot be binary, so it leads a multi-line union (a formatter's choice). */
 function closesNothing(prev: ts.SyntaxKind): boolean {
-  return prev >= K.FirstPunctuation && prev <= K.LastPunctuation && prev !== K.CloseParenToken && prev !== K.CloseBracketToken && prev !== K.CloseBraceToken && prev !== K.GreaterThanToken;
+  return prev >= K.FirstPunctuation && prev <= K.LastPunctuation && !ENDS_OPERAND.has(prev);
+}
+
+// Punctuation that can end an operand: `(x) | y`, `a[0] | y`, `T<U> | V`, `i++ | y`, `x! | y`.
+const ENDS_OPERAND = new Set([K.CloseParenToken, K.CloseBracketToken, K.CloseBraceToken, K.GreaterThanToken, K.PlusPlusToken, K.MinusMinusToken, K.ExclamationToken]);
+
+/** Start → end of each JSX text in the file, so hashing reads it as text rather than code. */
+function jsxTexts(file: ts.SourceFile): Map<number, number> {
+  const texts = new Map<number, number>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isJsxText(node)) texts.set(node.pos, node.end);
+    else ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return texts;
+}
+
+/** JSX text as JSX reads it: lines trimmed where they meet a line break, blank lines dropped, joined by a space. */
+function jsxTextValue(raw: string): string {
+  const lines = raw.split(/\r\n|[\r\n\u2028\u2029]/);
+  return lines
+    .map((line, i) => (i > 0 ? line.trimStart() : line))
+    .map((line, i) => (i < lines.length - 1 ? line.trimEnd() : line))
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 const PARAMETER_PROPERTY = new Set([K.PublicKeyword, K.PrivateKeyword, K.ProtectedKeyword, K.ReadonlyKeyword, K.OverrideKeyword]);
@@ -145,7 +173,12 @@ class Entry {
 class SourceText {
   private lineStarts?: number[];
 
-  constructor(private readonly scanner: ts.Scanner, private readonly text: string, private readonly variant: ts.LanguageVariant) {}
+  constructor(
+    private readonly scanner: ts.Scanner,
+    private readonly text: string,
+    private readonly variant: ts.LanguageVariant,
+    private readonly jsxTexts: ReadonlyMap<number, number>,
+  ) {}
 
   /** 0-based line of `pos`; `\n`, `\r\n` and a lone `\r` end a line, as in VS Code. */
   line(pos: number): number {
@@ -176,7 +209,7 @@ class SourceText {
 
   /**
    * Continues FNV-1a `hash` over the normalised tokens in [from, to), each followed by a space:
-   * string literals as `"value"`, trailing commas dropped, comments and whitespace skipped.
+   * string literals and JSX text as `"value"`, trailing commas dropped, comments and whitespace skipped.
    */
   hash(hash: number, from: number, to: number): number {
     if (from >= to) return hash;
@@ -203,19 +236,32 @@ class SourceText {
       const leadingBar = (token === K.BarToken || token === K.AmpersandToken) && (prev === K.Unknown || closesNothing(prev));
       prev = token;
       if (token === K.CommaToken || leadingBar) continue;
-      if (token === K.StringLiteral) {
-        const value = scanner.getTokenValue();
-        hash = Math.imul(hash ^ 0x22, FNV_PRIME);
-        for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), FNV_PRIME);
-        hash = Math.imul(hash ^ 0x22, FNV_PRIME);
-      } else {
+      if (token === K.StringLiteral) hash = hashString(hash, scanner.getTokenValue());
+      else {
         for (let i = scanner.getTokenStart(), end = scanner.getTokenEnd(); i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+        hash = Math.imul(hash ^ 0x20, FNV_PRIME);
       }
-      hash = Math.imul(hash ^ 0x20, FNV_PRIME);
+      // JSX text starts right after a token (`>` or `}`); hash its value and scan on after it.
+      const jsxTextEnd = this.jsxTexts.get(scanner.getTokenEnd());
+      if (jsxTextEnd !== undefined) {
+        const end = Math.min(jsxTextEnd, to);
+        const value = jsxTextValue(text.slice(scanner.getTokenEnd(), end));
+        if (value) hash = hashString(hash, value);
+        scanner.resetTokenState(end);
+        prev = K.JsxText;
+      }
     }
     if (prev === K.CommaToken) hash = Math.imul(Math.imul(hash ^ 0x2c, FNV_PRIME) ^ 0x20, FNV_PRIME);
     return hash;
   }
+}
+
+/** Continues `hash` over `"value" `. */
+function hashString(hash: number, value: string): number {
+  hash = Math.imul(hash ^ 0x22, FNV_PRIME);
+  for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), FNV_PRIME);
+  hash = Math.imul(hash ^ 0x22, FNV_PRIME);
+  return Math.imul(hash ^ 0x20, FNV_PRIME);
 }
 
 export class TsSymbolParser implements SymbolParser {
@@ -229,7 +275,8 @@ export class TsSymbolParser implements SymbolParser {
     const kind = scriptKind(fileName);
     // No JSDoc parsing: comments never matter here, and JSDoc is a large share of parse time.
     const file = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, kind);
-    const source = new SourceText(this.scanner, text, kind === ts.ScriptKind.TSX || kind === ts.ScriptKind.JSX ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard);
+    // JSX is allowed in .js files too, as in the parser.
+    const source = new SourceText(this.scanner, text, file.languageVariant, file.languageVariant === ts.LanguageVariant.JSX ? jsxTexts(file) : new Map());
     this.source = source;
     this.entries = new Map();
     this.statements(file.statements, '');

@@ -16,7 +16,7 @@ export const driftFeature = {
     const drift = new DriftService(services);
     const status = vscode.window.createStatusBarItem('repoWiki.drift', vscode.StatusBarAlignment.Left, 50);
     status.name = 'Repo Wiki drift';
-    status.command = 'workbench.actions.view.problems';
+    status.command = 'workbench.panel.markers.view.focus';
     const updateStatus = () => {
       const count = drift.count();
       status.text = count ? `$(book) ${count} drift` : '$(book) no drift';
@@ -111,7 +111,7 @@ async function checkAll(services: Services, drift: DriftService) {
         if (i === wikis.length - 1 && !token.isCancellationRequested) {
           const drifted = drift.count();
           void vscode.window.showInformationMessage(drifted ? `Repo Wiki: ${drifted} citation${drifted === 1 ? '' : 's'} drifted from the code.` : 'Repo Wiki: every citation matches the code.', ...(drifted ? ['Show Problems'] : []))
-            .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
+            .then((choice) => choice && vscode.commands.executeCommand('workbench.panel.markers.view.focus'));
         }
       }
       return { issues, cancelled: token.isCancellationRequested };

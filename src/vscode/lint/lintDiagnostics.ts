@@ -31,7 +31,7 @@ export const lintFeature = {
         const pages = present.reduce((sum, snapshot) => sum + snapshot.pages.length, 0);
         const message = count ? `Repo Wiki: ${count} lint issue${count === 1 ? '' : 's'} in ${pages} pages.` : `Repo Wiki: ${pages} pages, no lint issues.`;
         void vscode.window.showInformationMessage(message, ...(count ? ['Show Problems'] : []))
-          .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
+          .then((choice) => choice && vscode.commands.executeCommand('workbench.panel.markers.view.focus'));
         return { issues: count, pages };
       }),
     );
