@@ -81,4 +81,73 @@ describe('repo-wiki CLI', function () {
     assert.match(result.stderr, /read-only or access is denied.*Nothing was changed/);
     assert.deepEqual(fs.readdirSync(ws), []);
   });
+
+  describe('drift', () => {
+    const DEMO = path.resolve(__dirname, '../../../demo');
+    const demoCopy = () => {
+      const ws = tempDir();
+      fs.cpSync(DEMO, ws, { recursive: true });
+      return ws;
+    };
+
+    it('prints the JSON report of the demo: two drifted citations, no errors, exit 0', () => {
+      const result = run(['drift', '--workspace', demoCopy(), '--format', 'json']);
+      assert.equal(result.code, 0, result.stderr);
+      const report = JSON.parse(result.stdout);
+      assert.equal(report.pagesChecked, 6);
+      assert.equal(report.citationsChecked, 47);
+      assert.deepEqual(report.issues.map((i: { code: string; citation: string }) => `${i.code} ${i.citation}`), [
+        'signature-changed src/todos.ts:TodoStore.complete',
+        'body-changed src/todos.ts:TodoStore',
+      ]);
+      const [signature] = report.issues;
+      assert.deepEqual(Object.keys(signature), ['page', 'line', 'column', 'citation', 'code', 'severity', 'message']);
+      assert.equal(signature.page, '.wiki/pages/errors-become-responses-at-the-edge.md');
+      const lines = fs.readFileSync(path.join(DEMO, signature.page), 'utf8').split('\n');
+      assert.equal(signature.line, lines.findIndex((l) => l.includes('`src/todos.ts:TodoStore.complete`')) + 1);
+      assert.equal(signature.column, lines[signature.line - 1].indexOf('src/todos.ts:TodoStore.complete') + 1);
+      assert.equal(signature.severity, 'warning');
+    });
+
+    it('exits 1 on a missing symbol and prints GitHub Actions annotations', () => {
+      const ws = demoCopy();
+      const errors = path.join(ws, 'src/errors.ts');
+      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure('));
+      const result = run(['drift', '--workspace', ws, '--format', 'github']);
+      assert.equal(result.code, 1, result.stderr);
+      const annotations = result.stdout.trim().split('\n');
+      assert.equal(annotations.length, 3);
+      const missing = annotations.find((a) => a.startsWith('::error '));
+      assert.match(missing ?? '', /^::error file=\.wiki\/pages\/errors-become-responses-at-the-edge\.md,line=\d+,col=\d+,title=repo-wiki missing-symbol::isHttpError is not declared in src\/errors\.ts\.$/);
+      assert.ok(annotations.some((a) => a.startsWith('::warning ') && a.includes('signature-changed')));
+      assert.ok(annotations.some((a) => a.startsWith('::notice ') && a.includes('body-changed')));
+      const text = run(['drift', '--workspace', ws]);
+      assert.equal(text.code, 1);
+      assert.match(text.stdout, /47 citations in 6 pages checked: 1 error, 2 other issues\./);
+    });
+
+    it('--stamp records fingerprints only for citations that have none, and logs it', () => {
+      const ws = demoCopy();
+      const page = path.join(ws, '.wiki/pages/middleware-conventions.md');
+      fs.appendFileSync(page, '\nMethods are listed in `src/types.ts:Method`.\n');
+      const before = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      assert.ok(before.issues.some((i: { code: string; citation: string }) => i.code === 'unverified' && i.citation === 'src/types.ts:Method'));
+      const stamped = run(['drift', '--workspace', ws, '--stamp']);
+      assert.equal(stamped.code, 0, stamped.stderr);
+      assert.match(stamped.stdout, /Stamped 1 citation\./);
+      assert.match(fs.readFileSync(page, 'utf8'), /"src\/types\.ts:Method": "sig:[0-9a-f]{8} body:[0-9a-f]{8}"/);
+      const after = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      assert.deepEqual(after.issues.map((i: { code: string }) => i.code), ['signature-changed', 'body-changed'], 'drifted citations are not re-stamped');
+      const log = fs.readFileSync(path.join(ws, '.wiki/log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual({ ...log.at(-1), ts: undefined }, { ts: undefined, op: 'stamp', pages: ['middleware-conventions'], citations: ['src/types.ts:Method'] });
+    });
+
+    it('rejects --format github outside drift', () => {
+      const ws = tempDir();
+      run(['init', '--workspace', ws]);
+      const result = run(['lint', '--workspace', ws, '--format', 'github']);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /--format must be text or json/);
+    });
+  });
 });
