@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { DriftEngine } from '../../core/drift/driftEngine';
 import { stampPage } from '../../core/drift/stamp';
 import { WikiError } from '../../core/errors';
+import { parsePage } from '../../core/page';
 import { Wiki } from '../../core/wiki';
 import { NodeFileSystem } from '../nodeFileSystem';
 import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
@@ -28,7 +29,8 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
   const { wiki, engine, search } = folder(request.root);
   switch (request.kind) {
     case 'check': {
-      const pages = await wiki.loadPages();
+      const texts = request.texts ?? {};
+      const pages = (await wiki.loadPages()).map((page) => (page.slug in texts ? parsePage(page.relPath, page.slug, new TextEncoder().encode(texts[page.slug])) : page));
       const selected = request.slugs ? pages.filter((page) => request.slugs!.includes(page.slug)) : pages;
       return engine.check(selected, { get cancelled() { return cancelled.has(id); } });
     }

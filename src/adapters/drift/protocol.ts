@@ -4,7 +4,8 @@ import type { SourceSymbol } from '../../core/drift/symbols';
 
 /** Requests the extension host sends to the drift worker; every one names its workspace folder. */
 export type DriftRequest =
-  | { kind: 'check'; root: string; slugs?: string[] }
+  /** `texts` holds unsaved page text by slug; it is checked instead of the file on disk. */
+  | { kind: 'check'; root: string; slugs?: string[]; texts?: Record<string, string> }
   | { kind: 'invalidate'; root: string; paths: string[]; listChanged: boolean }
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
   | { kind: 'locate'; root: string; path: string; symbol?: string }

@@ -120,6 +120,8 @@ export class DriftEngine {
   private async findMoved(citation: Citation): Promise<string | undefined> {
     const symbol = citation.symbol!;
     const word = symbol.split('.')[0];
+    // Any module may have a default export: another file's is a different one, not this one moved.
+    if (word === 'default') return undefined;
     const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && TS_LIKE.test(file)).sort();
     for (const candidate of candidates) {
       const source = await this.source(candidate);

@@ -25,10 +25,10 @@ export const driftFeature = {
       status.show();
     };
 
-    const checkQuietly = async (wiki: Wiki, slugs?: string[]) => {
+    const checkQuietly = async (wiki: Wiki, slugs?: string[], texts?: Record<string, string>) => {
       try {
         if (!(await wiki.exists())) return;
-        await drift.check(wiki, { slugs });
+        await drift.check(wiki, { slugs, texts });
       } catch (error) {
         services.output.error(`Drift check of ${wiki.root} failed: ${(error as Error).message}`);
       }
@@ -57,11 +57,28 @@ export const driftFeature = {
     };
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
 
+    // Page edits: re-check the unsaved text as the user types, so diagnostics follow the edits.
+    const typingTimers = new Map<string, NodeJS.Timeout>();
+    const onPageEdited = (document: vscode.TextDocument) => {
+      const page = pageIn(services, document.uri);
+      if (!page) return;
+      const key = document.uri.toString();
+      clearTimeout(typingTimers.get(key));
+      typingTimers.set(key, setTimeout(() => {
+        typingTimers.delete(key);
+        void checkQuietly(page.wiki, [page.slug], document.isDirty ? { [page.slug]: document.getText() } : undefined);
+      }, 300));
+    };
+
     context.subscriptions.push(
       drift,
       status,
       watcher,
       drift.onDidChange(updateStatus),
+      vscode.workspace.onDidChangeTextDocument((event) => event.contentChanges.length && onPageEdited(event.document)),
+      // Closing an unsaved page drops its edits: check what is on disk again.
+      vscode.workspace.onDidCloseTextDocument((document) => document.isDirty && onPageEdited(document)),
+      { dispose: () => typingTimers.forEach(clearTimeout) },
       watcher.onDidChange((uri) => onSourceChange(uri, false)),
       watcher.onDidCreate((uri) => onSourceChange(uri, true)),
       watcher.onDidDelete((uri) => onSourceChange(uri, true)),
@@ -119,15 +136,19 @@ async function checkAll(services: Services, drift: DriftService) {
   );
 }
 
-/** Resolves a page URI (or the active editor's) to its wiki and slug. */
+/** The wiki and slug of a page file, or undefined when the URI is not a page. */
+function pageIn(services: Services, uri: vscode.Uri): { wiki: Wiki; slug: string } | undefined {
+  const wiki = uri.scheme === 'file' ? services.wikis.forUri(uri) : undefined;
+  if (!wiki || path.dirname(uri.fsPath) !== wiki.pagesDir || !uri.fsPath.endsWith('.md')) return undefined;
+  return { wiki, slug: path.basename(uri.fsPath, '.md') };
+}
+
+/** Resolves a page URI (or the active editor's) to its wiki and slug, or tells the user to open one. */
 function pageOf(services: Services, uri?: vscode.Uri): { wiki: Wiki; slug: string } | undefined {
   const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-  const wiki = target && services.wikis.forUri(target);
-  if (!target || !wiki || path.dirname(target.fsPath) !== wiki.pagesDir || !target.fsPath.endsWith('.md')) {
-    void vscode.window.showWarningMessage('Open a wiki page (.wiki/pages/*.md) first.');
-    return undefined;
-  }
-  return { wiki, slug: path.basename(target.fsPath, '.md') };
+  const page = target && pageIn(services, target);
+  if (!page) void vscode.window.showWarningMessage('Open a wiki page (.wiki/pages/*.md) first.');
+  return page;
 }
 
 async function stampPage(services: Services, drift: DriftService, uri?: vscode.Uri, citations?: string[]) {

@@ -25,9 +25,10 @@ export class DriftService implements vscode.Disposable {
     return this.client;
   }
 
-  async check(wiki: Wiki, options: { slugs?: string[]; signal?: AbortSignal } = {}): Promise<DriftIssue[]> {
+  /** Checks the wiki, or only `slugs`; `texts` are unsaved page contents to check instead of the files. */
+  async check(wiki: Wiki, options: { slugs?: string[]; texts?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DriftIssue[]> {
     const client = await this.worker();
-    const report = await client.request({ kind: 'check', root: wiki.root, slugs: options.slugs }, options.signal);
+    const report = await client.request({ kind: 'check', root: wiki.root, slugs: options.slugs, texts: options.texts }, options.signal);
     if (options.signal?.aborted) return this.issues.get(wiki.root) ?? [];
     const previous = this.issues.get(wiki.root) ?? [];
     const checkedPages = options.slugs?.map((slug) => wiki.relative(wiki.pagePath(slug)));

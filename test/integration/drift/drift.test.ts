@@ -129,6 +129,21 @@ describe('Drift detection in a real VS Code extension host', () => {
     assert.ok(titles.some((t) => t.startsWith('Mark as reviewed')), titles.join(', '));
   });
 
+  it('re-checks unsaved edits as the user types, at the edited positions', async () => {
+    const uri = pageUri('header-names-are-lower-cased');
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    const line = editor.document.lineCount - 1; // the empty line after the final newline
+    assert.equal(editor.document.lineAt(line).text, '');
+    await editor.edit((edit) => edit.insert(new vscode.Position(line, 0), 'Typed: `src/types.ts:HttpRequest`\n'));
+    const unverified = await waitForDrift('header-names-are-lower-cased', 'unverified', 'src/types.ts:HttpRequest');
+    assert.equal(unverified.range.start.line, line);
+    assert.equal(unverified.range.start.character, 'Typed: `'.length);
+    assert.ok(editor.document.isDirty, 'checked without saving');
+    await editor.edit((edit) => edit.delete(new vscode.Range(line, 0, line + 1, 0)));
+    await waitForNoDrift('header-names-are-lower-cased', 'unverified');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it('severities follow repoWiki.drift.severities, and "off" hides a code', async () => {
     const config = vscode.workspace.getConfiguration('repoWiki.drift');
     await config.update('severities', { 'body-changed': 'error', unverified: 'off' }, vscode.ConfigurationTarget.Workspace);
