@@ -1,0 +1,94 @@
+/** Conversations: plain data and the store port. The sql.js adapter implements the store. */
+
+export interface Conversation {
+  id: string;
+  /** The first question, truncated; the user can rename it. */
+  title: string;
+  /** ISO timestamps. */
+  created: string;
+  updated: string;
+  /** Slug of the page this conversation was saved to, if any. */
+  filedPage?: string;
+  turnCount: number;
+}
+
+/** A code selection attached to a question ("Ask about selection"). */
+export interface SelectionContext {
+  /** Workspace-relative path. */
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  language: string;
+  text: string;
+  /** True when `text` was cut to the size cap. */
+  truncated: boolean;
+}
+
+/** What a turn's answer was grounded on. */
+export interface TurnContext {
+  pages: { slug: string; title: string; score: number; stale: boolean }[];
+  selection?: SelectionContext;
+  /** Answered from retrieval alone, without a model. */
+  offline: boolean;
+}
+
+export interface Turn {
+  conversationId: string;
+  /** 0-based position in the conversation. */
+  index: number;
+  question: string;
+  answer: string;
+  context: TurnContext;
+  /** Model name, or "offline". */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  created: string;
+}
+
+export interface SearchHit {
+  conversationId: string;
+  conversationTitle: string;
+  turnIndex: number;
+  /** A short excerpt around the match, plain text. */
+  snippet: string;
+}
+
+/** Everything about one conversation, enough to restore it after a delete. */
+export interface ConversationRecord {
+  conversation: Conversation;
+  turns: Turn[];
+}
+
+/**
+ * Persistent conversations. `appendTurn` resolves only once the turn is durable on disk, so the UI
+ * may show it as saved. Implementations must survive a crash at any moment and a second window.
+ */
+export interface ConversationStore {
+  /** Most recently updated first. */
+  list(): Promise<Conversation[]>;
+  get(id: string): Promise<ConversationRecord | undefined>;
+  create(title: string): Promise<Conversation>;
+  appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn>;
+  rename(id: string, title: string): Promise<void>;
+  /** Removes a conversation and returns it, so the caller can offer undo. */
+  delete(id: string): Promise<ConversationRecord | undefined>;
+  /** Puts back a deleted conversation exactly as it was (undo). */
+  restore(record: ConversationRecord): Promise<void>;
+  setFiledPage(id: string, slug: string): Promise<void>;
+  /** Full-text search over questions and answers, best first. */
+  search(query: string, limit?: number): Promise<SearchHit[]>;
+  close(): Promise<void>;
+}
+
+export const TITLE_MAX_CHARS = 80;
+
+/** A conversation's title from its first question: one line, truncated on a word boundary. */
+export function titleFromQuestion(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  if (line.length <= TITLE_MAX_CHARS) return line || 'New conversation';
+  const cut = line.slice(0, TITLE_MAX_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

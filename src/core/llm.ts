@@ -1,0 +1,61 @@
+/** The language-model port: one streamed completion. The Anthropic adapter implements it. */
+
+export interface SystemBlock {
+  text: string;
+  /** Mark the end of the stable prefix for prompt caching. */
+  cache?: boolean;
+}
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionRequest {
+  model: string;
+  maxTokens: number;
+  system: SystemBlock[];
+  messages: ChatMessage[];
+}
+
+export interface Completion {
+  text: string;
+  /** The model that answered, as the API reports it. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  stopReason: string | null;
+}
+
+export type LlmErrorKind =
+  | 'auth' // 401/403: the key is missing or bad
+  | 'rate-limit' // 429, after retries
+  | 'overloaded' // 529, after retries
+  | 'network' // could not reach the API, or the stream was cut
+  | 'context-too-long' // the prompt does not fit the model's context
+  | 'cancelled'
+  | 'other';
+
+/** A model failure, already classified, with what the user should do next. */
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LlmError';
+  }
+}
+
+export interface StreamCallbacks {
+  /** Each text delta as it arrives. */
+  onText(delta: string): void;
+  /** Called before waiting to retry a 429/529, so the user can be told. */
+  onRetry?(info: { attempt: number; delayMs: number; status: number }): void;
+}
+
+export interface LanguageModel {
+  /** Streams one completion. Rejects with `LlmError`; with kind `cancelled` when `signal` aborts. */
+  complete(request: CompletionRequest, callbacks: StreamCallbacks, signal?: AbortSignal): Promise<Completion>;
+}
