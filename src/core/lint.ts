@@ -37,7 +37,8 @@ export function lintPages(pages: readonly WikiPage[]): LintIssue[] {
   const readable = pages.filter((page) => page.readable);
   if (readable.length > 1) {
     for (const page of readable) {
-      if (!linkedFrom.has(page.slug)) {
+      // Filed conversations are found through the index and chat retrieval, not through links.
+      if (!linkedFrom.has(page.slug) && page.frontmatter.topic !== 'conversations') {
         issues.push(issue(LintCode.OrphanPage, `No other page links to [[${page.slug}]]. Link it from a related page.`, page.relPath, lineRange(0, 3)));
       }
     }

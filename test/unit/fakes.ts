@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { Conversation, ConversationRecord, ConversationStore, SearchHit, Turn } from '../../src/core/chat/conversation';
 import type { Clock, FileStat, FileSystem } from '../../src/core/ports';
 
 /** In-memory file system for core tests; `failWrites` simulates a read-only disk. */
@@ -74,4 +75,67 @@ export function pageText(title: string, body = '', fields: Record<string, string
   };
   const yaml = Object.entries(base).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`).join('\n');
   return `---\n${yaml}\n---\n${body}`;
+}
+
+/** In-memory conversation store for core chat tests. */
+export class MemoryConversationStore implements ConversationStore {
+  readonly conversations = new Map<string, ConversationRecord>();
+  private nextId = 1;
+
+  async list(): Promise<Conversation[]> {
+    return [...this.conversations.values()].map((r) => ({ ...r.conversation })).sort((a, b) => b.updated.localeCompare(a.updated));
+  }
+
+  async get(id: string): Promise<ConversationRecord | undefined> {
+    const record = this.conversations.get(id);
+    return record && { conversation: { ...record.conversation }, turns: [...record.turns] };
+  }
+
+  async create(title: string): Promise<Conversation> {
+    const now = new Date().toISOString();
+    const conversation: Conversation = { id: `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0 };
+    this.conversations.set(conversation.id, { conversation, turns: [] });
+    return { ...conversation };
+  }
+
+  async appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn> {
+    const record = this.conversations.get(turn.conversationId)!;
+    const stored = { ...turn, index: record.turns.length };
+    record.turns.push(stored);
+    record.conversation.turnCount = record.turns.length;
+    record.conversation.updated = turn.created;
+    return stored;
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    this.conversations.get(id)!.conversation.title = title;
+  }
+
+  async delete(id: string): Promise<ConversationRecord | undefined> {
+    const record = this.conversations.get(id);
+    this.conversations.delete(id);
+    return record;
+  }
+
+  async restore(record: ConversationRecord): Promise<void> {
+    this.conversations.set(record.conversation.id, record);
+  }
+
+  async setFiledPage(id: string, slug: string): Promise<void> {
+    this.conversations.get(id)!.conversation.filedPage = slug;
+  }
+
+  async search(query: string): Promise<SearchHit[]> {
+    const hits: SearchHit[] = [];
+    for (const { conversation, turns } of this.conversations.values()) {
+      for (const turn of turns) {
+        if (`${turn.question} ${turn.answer}`.toLowerCase().includes(query.toLowerCase())) {
+          hits.push({ conversationId: conversation.id, conversationTitle: conversation.title, turnIndex: turn.index, snippet: turn.question });
+        }
+      }
+    }
+    return hits;
+  }
+
+  async close(): Promise<void> {}
 }

@@ -1,0 +1,144 @@
+import { LlmError, type LanguageModel, type StreamCallbacks } from '../llm';
+import type { WikiPage } from '../model';
+import { titleFromQuestion, type Conversation, type ConversationStore, type SelectionContext, type Turn, type TurnContext } from './conversation';
+import { OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
+import { buildPrompt, catalog, type PromptSettings } from './prompt';
+import { retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
+
+export interface ChatSettings extends PromptSettings {
+  model: string;
+  maxTokens: number;
+  /** Pages retrieved per turn. */
+  pagesPerTurn: number;
+}
+
+/** The model to use for a turn, or why there is none (then the answer is offline). */
+export type ModelChoice = { model: LanguageModel } | { offline: OfflineReason };
+
+export interface ChatDependencies {
+  store: ConversationStore;
+  /** The wiki's pages as they are now. The same array means nothing changed (the index is reused). */
+  pages(): Promise<readonly WikiPage[]>;
+  chooseModel(): Promise<ModelChoice>;
+  settings(): ChatSettings;
+  now(): Date;
+}
+
+export interface AskRequest {
+  /** Continue this conversation; a new one is started when absent. */
+  conversationId?: string;
+  question: string;
+  selection?: SelectionContext;
+  /** Slugs of pages to include whatever retrieval finds (pages citing the selected code). */
+  attachedPages?: string[];
+  /** Answer from retrieval alone even when a model is available. */
+  offline?: boolean;
+}
+
+export interface AskEvents extends StreamCallbacks {
+  /** The conversation the turn belongs to (created now when it is new). */
+  onConversation?(conversation: Conversation): void;
+  /** What the answer is grounded on, before it streams. */
+  onContext?(context: TurnContext): void;
+}
+
+export interface AskResult {
+  conversation: Conversation;
+  turn: Turn;
+  /** The user pressed Stop: the turn holds the text up to that point. */
+  stopped: boolean;
+}
+
+/** One grounded chat turn: retrieve, prompt, stream, persist. */
+export class ChatService {
+  private retriever?: { pages: readonly WikiPage[]; retriever: WikiRetriever; catalog: string };
+
+  constructor(private readonly deps: ChatDependencies) {}
+
+  async ask(request: AskRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
+    const question = request.question.trim();
+    const store = this.deps.store;
+    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
+    const conversation = existing?.conversation ?? (await store.create(titleFromQuestion(question)));
+    events.onConversation?.(conversation);
+    const priorTurns = existing?.turns ?? [];
+    const settings = this.deps.settings();
+
+    const { retriever, catalog: catalogText } = await this.index();
+    const retrieved = this.retrieve(retriever, retrievalQuery(question, priorTurns.at(-1)?.question), request.attachedPages ?? [], settings.pagesPerTurn);
+    const choice = request.offline ? ({ offline: 'requested' } as const) : await this.deps.chooseModel();
+    const context: TurnContext = {
+      pages: retrieved.map((page) => ({ slug: page.slug, title: page.title, score: page.score, stale: page.status !== 'active' })),
+      ...(request.selection ? { selection: request.selection } : {}),
+      offline: 'offline' in choice,
+    };
+    events.onContext?.(context);
+
+    let answer: string;
+    let model = OFFLINE_MODEL;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let stopped = false;
+    if ('offline' in choice) {
+      answer = offlineAnswer(retrieved, choice.offline);
+      events.onText(answer);
+    } else {
+      const pageBodies = new Map(retrieved.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
+      const prompt = (maxPriorTurns: number) => buildPrompt({
+        question, priorTurns, retrieved, pageBodies, catalog: catalogText, selection: request.selection,
+        settings: { ...settings, maxPriorTurns },
+      });
+      let streamed = '';
+      const callbacks: StreamCallbacks = { onText: (delta) => { streamed += delta; events.onText(delta); }, onRetry: events.onRetry };
+      const complete = (maxPriorTurns: number) => choice.model.complete({ model: settings.model, maxTokens: settings.maxTokens, ...prompt(maxPriorTurns) }, callbacks, signal);
+      try {
+        let completion;
+        try {
+          completion = await complete(settings.maxPriorTurns);
+        } catch (error) {
+          // Too long with history: drop the prior turns and try once more.
+          if (!(error instanceof LlmError && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns) throw error;
+          completion = await complete(0);
+        }
+        ({ text: answer, model, inputTokens, outputTokens } = completion);
+      } catch (error) {
+        if (!(error instanceof LlmError && error.kind === 'cancelled')) throw error;
+        stopped = true;
+        answer = streamed ? `${streamed}\n\n_(stopped)_` : '_(stopped before any answer)_';
+        model = settings.model;
+      }
+    }
+    const turn = await store.appendTurn({
+      conversationId: conversation.id, question, answer, context, model, inputTokens, outputTokens, created: this.deps.now().toISOString(),
+    });
+    const updated = (await store.get(conversation.id))?.conversation ?? conversation;
+    return { conversation: updated, turn, stopped };
+  }
+
+  /** Retrieval for a question without a model or a conversation (the CLI and benchmarks use it too). */
+  async retrieveFor(question: string, limit = this.deps.settings().pagesPerTurn): Promise<RetrievedPage[]> {
+    return this.retrieve((await this.index()).retriever, question, [], limit);
+  }
+
+  private retrieve(retriever: WikiRetriever, query: string, attached: readonly string[], limit: number): RetrievedPage[] {
+    const found = retriever.search(query, limit + attached.length);
+    const pinned = attached
+      .map((slug) => found.find((page) => page.slug === slug) ?? pinnedPage(retriever, slug))
+      .filter((page): page is RetrievedPage => !!page);
+    const rest = found.filter((page) => !attached.includes(page.slug));
+    return [...pinned, ...rest].slice(0, Math.max(limit, pinned.length));
+  }
+
+  private async index() {
+    const pages = await this.deps.pages();
+    if (this.retriever?.pages !== pages) this.retriever = { pages, retriever: new WikiRetriever(pages), catalog: catalog(pages) };
+    return this.retriever;
+  }
+}
+
+function pinnedPage(retriever: WikiRetriever, slug: string): RetrievedPage | undefined {
+  const page = retriever.page(slug);
+  if (!page) return undefined;
+  const fm = page.frontmatter;
+  return { slug, title: fm.title ?? slug, summary: fm.summary ?? '', status: fm.status ?? 'active', score: 0, passage: page.body.trim().split(/\n\s*\n/)[0] ?? '' };
+}

@@ -1,0 +1,84 @@
+import { findCitations } from '../drift/citations';
+import { parseLinks } from '../markdown';
+import type { PageFrontmatter } from '../model';
+import { slugify, uniqueSlug } from '../slug';
+import type { Wiki } from '../wiki';
+import type { ConversationRecord, ConversationStore } from './conversation';
+
+const SUMMARY_MAX_CHARS = 160;
+
+export interface FileBackResult {
+  slug: string;
+  path: string;
+  /** False when an earlier save was overwritten in place. */
+  created: boolean;
+}
+
+/**
+ * Saves a whole conversation as one page (topic `conversations`). Saving again overwrites the same
+ * page, found through the conversation's `filed_page`; git keeps the earlier versions.
+ */
+export async function fileBackConversation(wiki: Wiki, store: ConversationStore, record: ConversationRecord, today: string): Promise<FileBackResult> {
+  const { conversation, turns } = record;
+  if (!turns.length) throw new Error('This conversation has no answers to save yet.');
+  const previous = conversation.filedPage ? await wiki.readPage(conversation.filedPage) : undefined;
+  const existing = new Set((await wiki.loadPages()).map((p) => p.slug));
+  const slug = previous ? previous.slug : uniqueSlug(slugify(conversation.title) || 'conversation', existing);
+  existing.delete(slug); // the page never lists itself as a source
+  const body = conversationBody(record, existing);
+  const cited = new Set(findCitations({ body, bodyStartLine: 0 }).map((c) => c.text));
+  const keptAnchors = Object.fromEntries(Object.entries(previous?.frontmatter.anchors ?? {}).filter(([citation]) => cited.has(citation)));
+  const frontmatter: PageFrontmatter = {
+    title: conversation.title,
+    topic: 'conversations',
+    summary: summaryOf(turns[0].question),
+    status: 'active',
+    tags: ['conversation'],
+    created: previous?.frontmatter.created ?? today,
+    updated: today,
+    corroborations: previous?.frontmatter.corroborations ?? 0,
+    sources: [`conversation:${conversation.id}`],
+    anchors: keptAnchors,
+  };
+  const path = await wiki.writePage(slug, frontmatter, body, previous?.extraFields);
+  await wiki.rebuildIndex();
+  await wiki.appendLog({ op: 'file-back', pages: [slug], conversation: conversation.id, turns: turns.length });
+  await store.setFiledPage(conversation.id, slug);
+  return { slug, path, created: !previous };
+}
+
+/** The page body: every question and answer, then the existing pages and the code the answers used. */
+export function conversationBody(record: ConversationRecord, existingPages: ReadonlySet<string>): string {
+  const { conversation, turns } = record;
+  const lines = [`# ${conversation.title}`, '', `_A conversation with the wiki, ${turns.length} question${turns.length === 1 ? '' : 's'}._`, ''];
+  for (const turn of turns) {
+    lines.push(`## ${oneLine(turn.question)}`, '');
+    if (turn.context.selection) {
+      const s = turn.context.selection;
+      lines.push(`About \`${s.path}\` lines ${s.startLine}–${s.endLine}.`, '');
+    }
+    lines.push(turn.answer.trim(), '');
+  }
+  const answers = turns.map((t) => t.answer).join('\n\n');
+  // Stale pages that were only retrieved are left out: linking them from an active page is a lint warning.
+  const used = [...parseLinks(answers, 0).map((l) => l.target), ...turns.flatMap((t) => t.context.pages.filter((p) => !p.stale).map((p) => p.slug))];
+  const linked = new Set(used.filter((slug) => existingPages.has(slug)));
+  const code = [...new Set(findCitations({ body: answers, bodyStartLine: 0 }).map((c) => c.text))];
+  if (linked.size || code.length) {
+    lines.push('## Sources', '');
+    for (const slug of [...linked].sort()) lines.push(`- [[${slug}]]`);
+    for (const citation of code.sort()) lines.push(`- \`${citation}\``);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+function summaryOf(question: string): string {
+  const line = oneLine(question);
+  return line.length <= SUMMARY_MAX_CHARS ? `Q&A: ${line}` : `Q&A: ${line.slice(0, SUMMARY_MAX_CHARS - 1).trimEnd()}…`;
+}
+
+/** A question as a heading: one line, and no leading characters that would change its meaning. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/^[#>\-*+\d.]+\s*/, '') || '(empty question)';
+}

@@ -1,0 +1,148 @@
+import MiniSearch from 'minisearch';
+import type { PageStatus, WikiPage } from '../model';
+
+/** A page found for a question, with the passage that matched best. */
+export interface RetrievedPage {
+  slug: string;
+  title: string;
+  summary: string;
+  status: PageStatus;
+  score: number;
+  /** The best-matching paragraph of the body, plain markdown, capped. */
+  passage: string;
+}
+
+// Stale and superseded pages still answer, but rank below active ones.
+const STATUS_WEIGHT: Record<PageStatus, number> = { active: 1, stale: 0.5, superseded: 0.3 };
+const FIELD_BOOST = { title: 3, tags: 2, summary: 2, body: 1 };
+const PASSAGE_MAX_CHARS = 600;
+
+const STOP_WORDS = new Set(
+  ('a an and are as at be but by can could do does did for from had has have how i if in into is it its me my of on or our ' +
+    'should so than that the their them then there these they this those to us was we were what when where which who why ' +
+    'will with would you your about explain tell show please').split(' '),
+);
+
+/** Words of a text, lower-cased, with camelCase and dotted identifiers also split into their parts. */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  for (const word of text.split(/[^\p{L}\p{N}_$]+/u)) {
+    if (!word) continue;
+    tokens.push(word.toLowerCase());
+    const parts = word.split(/(?<=[a-z0-9])(?=[A-Z])|_/).filter(Boolean);
+    if (parts.length > 1) for (const part of parts) tokens.push(part.toLowerCase());
+  }
+  return tokens;
+}
+
+function processTerm(term: string): string | null {
+  return term.length < 2 || STOP_WORDS.has(term) ? null : term;
+}
+
+/** Search terms of a question, as the index sees them. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(tokenize(query).map(processTerm).filter((t): t is string => t !== null))];
+}
+
+const FOLLOW_UP_START = /^(and|but|also|so|then|what about|how about|why|why not|and why|is that|does that|can it|it|its|that|this|they|those|these|same)\b/i;
+
+/**
+ * The text to retrieve with: the latest question, plus the previous one when the latest reads like
+ * a short follow-up ("and why?", "what about deletes?") that means nothing alone.
+ */
+export function retrievalQuery(question: string, previousQuestion?: string): string {
+  if (!previousQuestion) return question;
+  const words = queryTerms(question).length;
+  return words <= 3 || FOLLOW_UP_START.test(question.trim()) ? `${previousQuestion}\n${question}` : question;
+}
+
+interface IndexedPage {
+  id: string;
+  title: string;
+  summary: string;
+  tags: string;
+  body: string;
+  status: PageStatus;
+}
+
+/** BM25 (MiniSearch) over the wiki's readable pages, with field boosts and stale pages down-weighted. */
+export class WikiRetriever {
+  private readonly index: MiniSearch<IndexedPage>;
+  private readonly pages = new Map<string, WikiPage>();
+
+  constructor(pages: readonly WikiPage[]) {
+    this.index = new MiniSearch<IndexedPage>({
+      fields: ['title', 'summary', 'tags', 'body'],
+      storeFields: ['status'],
+      tokenize,
+      processTerm,
+      searchOptions: { boost: FIELD_BOOST, prefix: (term) => term.length >= 4, fuzzy: (term) => (term.length >= 6 ? 0.15 : false) },
+    });
+    const docs: IndexedPage[] = [];
+    for (const page of pages) {
+      if (!page.readable) continue;
+      this.pages.set(page.slug, page);
+      const fm = page.frontmatter;
+      docs.push({ id: page.slug, title: fm.title ?? page.slug, summary: fm.summary ?? '', tags: (fm.tags ?? []).join(' '), body: page.body, status: fm.status ?? 'active' });
+    }
+    this.index.addAll(docs);
+  }
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  search(query: string, limit = 5): RetrievedPage[] {
+    const terms = queryTerms(query);
+    if (!terms.length) return [];
+    const results = this.index.search(terms.join(' '), {
+      boostDocument: (_id, _term, stored) => STATUS_WEIGHT[(stored?.status as PageStatus) ?? 'active'] ?? 1,
+    });
+    return results.slice(0, limit).map((result) => {
+      const page = this.pages.get(String(result.id))!;
+      return {
+        slug: page.slug,
+        title: page.frontmatter.title ?? page.slug,
+        summary: page.frontmatter.summary ?? '',
+        status: page.frontmatter.status ?? 'active',
+        score: Math.round(result.score * 1000) / 1000,
+        passage: bestPassage(page.body, terms),
+      };
+    });
+  }
+
+  page(slug: string): WikiPage | undefined {
+    return this.pages.get(slug);
+  }
+}
+
+/** The paragraph (or fenced block) of a body that contains the most query terms. */
+export function bestPassage(body: string, terms: readonly string[]): string {
+  let best = '';
+  let bestScore = -1;
+  for (const block of blocksOf(body)) {
+    if (!block.includes('\n') && /^#+\s/.test(block)) continue; // a lone heading says little
+    const words = [...new Set(tokenize(block))];
+    const score = terms.filter((term) => words.some((word) => word.startsWith(term))).length;
+    if (score > bestScore) [best, bestScore] = [block, score];
+  }
+  return best.length > PASSAGE_MAX_CHARS ? `${best.slice(0, PASSAGE_MAX_CHARS).trimEnd()}…` : best;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Blocks separated by blank lines; a fenced code block is never split. */
+function blocksOf(body: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let inFence = false;
+  for (const line of body.split('\n')) {
+    if (FENCE.test(line)) inFence = !inFence;
+    if (!inFence && !line.trim()) {
+      if (current.length) blocks.push(current.join('\n'));
+      current = [];
+    } else current.push(line);
+  }
+  if (current.length) blocks.push(current.join('\n'));
+  return blocks;
+}
