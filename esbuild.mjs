@@ -54,6 +54,10 @@ const builds = [
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
+// Runtime assets: the SQLite WebAssembly binary for the conversation store, and codicons for the webview.
+cpSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+mkdirSync('dist/codicons', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) cpSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

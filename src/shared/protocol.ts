@@ -1,31 +1,143 @@
 /** Messages between the chat webview and the extension host. Both sides validate what they receive. */
 
-export type WebviewToHost =
-  | { type: 'ready' }
-  | { type: 'runCommand'; command: AllowedCommand };
-
-export type HostToWebview = { type: 'state'; hasWiki: boolean; trusted: boolean };
-
 /** The only commands a webview may ask for; it can never name an arbitrary command. */
-export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint'] as const;
+export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint', 'repoWiki.setApiKey'] as const;
 export type AllowedCommand = (typeof ALLOWED_COMMANDS)[number];
 
-export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const message = value as Record<string, unknown>;
-  const keys = Object.keys(message);
-  if (message.type === 'ready' && keys.length === 1) return { type: 'ready' };
-  if (message.type === 'runCommand' && keys.length === 2 && ALLOWED_COMMANDS.includes(message.command as AllowedCommand)) {
-    return { type: 'runCommand', command: message.command as AllowedCommand };
-  }
-  return undefined;
+export const MAX_QUESTION_CHARS = 20_000;
+export const MAX_TITLE_CHARS = 200;
+export const MAX_SEARCH_CHARS = 500;
+export const MAX_COPY_CHARS = 1_000_000;
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  updated: string;
+  turnCount: number;
+  filedPage?: string;
 }
 
-export function parseHostMessage(value: unknown): HostToWebview | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const message = value as Record<string, unknown>;
-  if (message.type === 'state' && typeof message.hasWiki === 'boolean' && typeof message.trusted === 'boolean') {
-    return { type: 'state', hasWiki: message.hasWiki, trusted: message.trusted };
+export interface PageRef {
+  slug: string;
+  title: string;
+  stale: boolean;
+}
+
+export interface TurnView {
+  index: number;
+  question: string;
+  answer: string;
+  pages: PageRef[];
+  model: string;
+  offline: boolean;
+  created: string;
+  selection?: { path: string; startLine: number; endLine: number };
+}
+
+/** A code selection attached to the next question; the host keeps the text, the webview its id. */
+export interface SelectionChip {
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  preview: string;
+  truncated: boolean;
+  pages: PageRef[];
+}
+
+export interface SearchHitView {
+  conversationId: string;
+  conversationTitle: string;
+  turnIndex: number;
+  snippet: string;
+}
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'runCommand'; command: AllowedCommand }
+  | { type: 'ask'; requestId: string; conversationId?: string; question: string; selectionId?: string }
+  | { type: 'stop'; requestId: string }
+  | { type: 'retry'; requestId: string; conversationId: string }
+  | { type: 'newConversation' }
+  | { type: 'openConversation'; conversationId: string }
+  | { type: 'search'; query: string }
+  | { type: 'rename'; conversationId: string; title: string }
+  | { type: 'delete'; conversationId: string }
+  | { type: 'undoDelete'; conversationId: string }
+  | { type: 'export'; conversationId: string; format: 'markdown' | 'json' }
+  | { type: 'saveToWiki'; conversationId: string }
+  | { type: 'openPage'; slug: string }
+  | { type: 'openCitation'; citation: string }
+  | { type: 'copy'; text: string }
+  | { type: 'removeSelection'; selectionId: string };
+
+export type HostToWebview =
+  | { type: 'state'; hasWiki: boolean; trusted: boolean; offline: boolean; model: string }
+  | { type: 'conversations'; items: ConversationSummary[] }
+  | { type: 'conversation'; conversation: ConversationSummary | null; turns: TurnView[] }
+  | { type: 'turnStarted'; requestId: string; conversationId: string }
+  | { type: 'context'; requestId: string; pages: PageRef[]; offline: boolean }
+  | { type: 'delta'; requestId: string; text: string }
+  | { type: 'retrying'; requestId: string; attempt: number; delayMs: number; status: number }
+  | { type: 'turnDone'; requestId: string; conversation: ConversationSummary; turn: TurnView; stopped: boolean }
+  | { type: 'turnFailed'; requestId: string; message: string; action?: 'setApiKey' | 'retry' }
+  | { type: 'searchResults'; query: string; hits: SearchHitView[] }
+  | { type: 'selection'; chip: SelectionChip; question: string }
+  | { type: 'deleted'; conversationId: string; title: string }
+  | { type: 'filed'; conversationId: string; slug: string }
+  | { type: 'notice'; message: string };
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value);
+const isText = (max: number) => (value: unknown): value is string => typeof value === 'string' && value.length <= max;
+const isSlug = (value: unknown): value is string => typeof value === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) && value.length <= 80;
+
+/** Checks that `message` has exactly these keys (optional ones may be absent) and each passes its check. */
+function shape(message: Fields, required: Record<string, (v: unknown) => boolean>, optional: Record<string, (v: unknown) => boolean> = {}): boolean {
+  for (const key of Object.keys(message)) {
+    if (key === 'type') continue;
+    const check = required[key] ?? optional[key];
+    if (!check || !check(message[key])) return false;
   }
-  return undefined;
+  return Object.keys(required).every((key) => key in message);
+}
+
+const WEBVIEW_MESSAGES: Record<WebviewToHost['type'], [Record<string, (v: unknown) => boolean>, Record<string, (v: unknown) => boolean>?]> = {
+  ready: [{}],
+  runCommand: [{ command: (v) => ALLOWED_COMMANDS.includes(v as AllowedCommand) }],
+  ask: [{ requestId: isId, question: (v) => isText(MAX_QUESTION_CHARS)(v) && v.trim().length > 0 }, { conversationId: isId, selectionId: isId }],
+  stop: [{ requestId: isId }],
+  retry: [{ requestId: isId, conversationId: isId }],
+  newConversation: [{}],
+  openConversation: [{ conversationId: isId }],
+  search: [{ query: isText(MAX_SEARCH_CHARS) }],
+  rename: [{ conversationId: isId, title: (v) => isText(MAX_TITLE_CHARS)(v) && v.trim().length > 0 }],
+  delete: [{ conversationId: isId }],
+  undoDelete: [{ conversationId: isId }],
+  export: [{ conversationId: isId, format: (v) => v === 'markdown' || v === 'json' }],
+  saveToWiki: [{ conversationId: isId }],
+  openPage: [{ slug: isSlug }],
+  // The host resolves the citation and refuses anything outside the workspace.
+  openCitation: [{ citation: isText(500) }],
+  copy: [{ text: isText(MAX_COPY_CHARS) }],
+  removeSelection: [{ selectionId: isId }],
+};
+
+/** The message if it is one the host accepts, else undefined (the caller drops and logs it). */
+export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
+  if (!isObject(value) || typeof value.type !== 'string' || !Object.hasOwn(WEBVIEW_MESSAGES, value.type)) return undefined;
+  const [required, optional] = WEBVIEW_MESSAGES[value.type as WebviewToHost['type']];
+  return shape(value, required, optional) ? (value as WebviewToHost) : undefined;
+}
+
+const HOST_TYPES = new Set<HostToWebview['type']>([
+  'state', 'conversations', 'conversation', 'turnStarted', 'context', 'delta', 'retrying', 'turnDone', 'turnFailed', 'searchResults', 'selection', 'deleted', 'filed', 'notice',
+]);
+
+/** The webview trusts only the host, but still drops anything that is not a known message. */
+export function parseHostMessage(value: unknown): HostToWebview | undefined {
+  return isObject(value) && HOST_TYPES.has(value.type as HostToWebview['type']) ? (value as HostToWebview) : undefined;
 }
