@@ -34,6 +34,15 @@ const builds = [
     outdir: 'dist',
   },
   {
+    // Chat's heavy adapters (sql.js, the Anthropic SDK), required by the extension on first use.
+    ...common,
+    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
+  },
+  {
     ...common,
     entryPoints: { cli: 'src/cli/main.ts' },
     platform: 'node',

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { DriftClient } from './adapters/drift/driftClient';
 import { chatFeature } from './vscode/chat/chatView';
 import { commandsFeature } from './vscode/commands/wikiCommands';
 import { driftFeature } from './vscode/drift/driftFeature';
@@ -23,7 +24,14 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   const output = vscode.window.createOutputChannel('Repo Wiki', { log: true });
   const wikis = new WorkspaceWikis();
   const snapshots = new WikiSnapshots(wikis, output);
-  const services: Services = { wikis, snapshots, output, templateDir: path.join(context.extensionPath, 'wiki-template') };
+  let driftClient: Promise<DriftClient> | undefined;
+  // Loaded on first use so TypeScript never loads at activation.
+  const driftWorker = () => (driftClient ??= import('./adapters/drift/driftClient').then(({ DriftClient }) => {
+    const client = new DriftClient(path.join(context.extensionPath, 'dist', 'driftWorker.js'));
+    context.subscriptions.push({ dispose: () => client.dispose() });
+    return client;
+  }));
+  const services: Services = { wikis, snapshots, output, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
   context.subscriptions.push(output, wikis, snapshots);
   for (const feature of features) feature.activate(context, services);
   return { services, activationMs: performance.now() - started };

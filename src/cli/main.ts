@@ -4,6 +4,7 @@ import { NodeFileSystem } from '../adapters/nodeFileSystem';
 import { WikiError } from '../core/errors';
 import type { LintIssue } from '../core/model';
 import { Wiki } from '../core/wiki';
+import { DEFAULT_MODEL } from './query';
 
 const USAGE = `Usage: repo-wiki <command> [--workspace DIR] [--format text|json]
 
@@ -14,11 +15,15 @@ Commands:
   drift           check code citations against the code; exits 1 when any is in error
                   (--format github prints GitHub Actions annotations; --stamp records
                   fingerprints for citations that have none)
+  query QUESTION  answer a question from the wiki, as the chat does, in one turn; uses
+                  ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) when set, else answers offline
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --format FORMAT  text (default) or json; drift also takes github
   --stamp          with drift: stamp citations that have no fingerprint yet
+  --offline        with query: answer from retrieval alone, without a model
+  --model NAME     with query: the Claude model (default ${DEFAULT_MODEL})
   -h, --help       show this help`;
 
 type Format = 'text' | 'json' | 'github';
@@ -26,6 +31,8 @@ type Format = 'text' | 'json' | 'github';
 interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** Writes without a newline, for streaming; optional for callers that only collect lines. */
+  write?(text: string): void;
 }
 
 /** Runs one CLI invocation and returns its exit code: 0 ok, 1 lint errors, 2 usage or failure. */
@@ -39,6 +46,8 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
         workspace: { type: 'string' },
         format: { type: 'string', default: 'text' },
         stamp: { type: 'boolean', default: false },
+        offline: { type: 'boolean', default: false },
+        model: { type: 'string', default: DEFAULT_MODEL },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -51,7 +60,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
-  const command = positionals.join(' ');
+  const command = positionals[0] === 'query' ? 'query' : positionals.join(' ');
   const format = values.format as Format;
   const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
   if (!formats.includes(format)) {
@@ -61,7 +70,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
   const wiki = new Wiki(path.resolve(cwd, values.workspace ?? '.'), new NodeFileSystem(), { now: () => new Date() });
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -69,6 +78,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
     if (command === 'drift') return await drift(wiki, format, values.stamp === true, io);
+    if (command === 'query') return await query(wiki, positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     return command === 'lint' ? await lint(wiki, format, io) : await rebuild(wiki, format, io);
   } catch (error) {
     io.err(`repo-wiki: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
@@ -131,6 +141,25 @@ async function drift(wiki: Wiki, format: Format, stamp: boolean, io: Io): Promis
   return errors ? 1 : 0;
 }
 
+async function query(wiki: Wiki, question: string, format: Format, options: { offline: boolean; model: string }, io: Io): Promise<number> {
+  if (!question.trim()) {
+    io.err('Ask a question: repo-wiki query "How are errors handled?"');
+    return 2;
+  }
+  const { queryWiki } = await import('./query');
+  const stream = format === 'text' ? io.write : undefined;
+  const answer = await queryWiki(wiki, question, { ...options, onText: stream });
+  if (format === 'json') {
+    io.out(JSON.stringify({ answer: answer.text, offline: answer.context.offline, pages: answer.retrieved.map((p) => ({ slug: p.slug, score: p.score })) }, null, 2));
+  } else {
+    if (!stream) io.out(answer.text);
+    else io.out('');
+    const pages = answer.retrieved.map((p) => `[[${p.slug}]] ${p.score}`).join(', ');
+    io.out(`\nPages used: ${pages || 'none'} · ${answer.context.offline ? 'offline answer' : answer.model}`);
+  }
+  return 0;
+}
+
 // GitHub Actions workflow-command escaping.
 function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -152,7 +181,7 @@ function toJson(issue: LintIssue) {
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t) }).then((code) => {
+  runCli(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t), write: (t) => process.stdout.write(t) }).then((code) => {
     process.exitCode = code;
   });
 }

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { DriftClient } from '../adapters/drift/driftClient';
 import type { WikiSnapshots } from './wikiSnapshots';
 import type { WorkspaceWikis } from './workspaceWikis';
 
@@ -9,6 +10,8 @@ export interface Services {
   readonly output: vscode.LogOutputChannel;
   /** Folder `init` copies into a new `.wiki/`. */
   readonly templateDir: string;
+  /** The drift worker (TypeScript parsing off the main thread), started on first use. */
+  driftWorker(): Promise<DriftClient>;
 }
 
 /** A feature of the extension, activated by the composition root from one list. */

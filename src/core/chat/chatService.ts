@@ -15,12 +15,15 @@ export interface ChatSettings extends PromptSettings {
 /** The model to use for a turn, or why there is none (then the answer is offline). */
 export type ModelChoice = { model: LanguageModel } | { offline: OfflineReason };
 
-export interface ChatDependencies {
-  store: ConversationStore;
+export interface AnswerDependencies {
   /** The wiki's pages as they are now. The same array means nothing changed (the index is reused). */
   pages(): Promise<readonly WikiPage[]>;
   chooseModel(): Promise<ModelChoice>;
   settings(): ChatSettings;
+}
+
+export interface ChatDependencies extends AnswerDependencies {
+  store: ConversationStore;
   now(): Date;
 }
 
@@ -49,21 +52,36 @@ export interface AskResult {
   stopped: boolean;
 }
 
-/** One grounded chat turn: retrieve, prompt, stream, persist. */
-export class ChatService {
-  private retriever?: { pages: readonly WikiPage[]; retriever: WikiRetriever; catalog: string };
+export interface AnswerRequest {
+  question: string;
+  priorTurns?: readonly Pick<Turn, 'question' | 'answer'>[];
+  selection?: SelectionContext;
+  attachedPages?: string[];
+  offline?: boolean;
+}
 
-  constructor(private readonly deps: ChatDependencies) {}
+export interface Answer {
+  text: string;
+  context: TurnContext;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** The user pressed Stop: `text` holds what streamed until then. */
+  stopped: boolean;
+  /** Retrieval results, best first (pinned pages first). */
+  retrieved: RetrievedPage[];
+}
 
-  async ask(request: AskRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
+/** One grounded answer: retrieve, build the prompt, stream it from the model or answer offline. */
+export class AnswerEngine {
+  private cached?: { pages: readonly WikiPage[]; retriever: WikiRetriever; catalog: string };
+
+  constructor(private readonly deps: AnswerDependencies) {}
+
+  async answer(request: AnswerRequest, events: AskEvents, signal?: AbortSignal): Promise<Answer> {
     const question = request.question.trim();
-    const store = this.deps.store;
-    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
-    const conversation = existing?.conversation ?? (await store.create(titleFromQuestion(question)));
-    events.onConversation?.(conversation);
-    const priorTurns = existing?.turns ?? [];
+    const priorTurns = request.priorTurns ?? [];
     const settings = this.deps.settings();
-
     const { retriever, catalog: catalogText } = await this.index();
     const retrieved = this.retrieve(retriever, retrievalQuery(question, priorTurns.at(-1)?.question), request.attachedPages ?? [], settings.pagesPerTurn);
     const choice = request.offline ? ({ offline: 'requested' } as const) : await this.deps.chooseModel();
@@ -73,51 +91,35 @@ export class ChatService {
       offline: 'offline' in choice,
     };
     events.onContext?.(context);
-
-    let answer: string;
-    let model = OFFLINE_MODEL;
-    let inputTokens = 0;
-    let outputTokens = 0;
-    let stopped = false;
+    const base = { context, retrieved, inputTokens: 0, outputTokens: 0, stopped: false };
     if ('offline' in choice) {
-      answer = offlineAnswer(retrieved, choice.offline);
-      events.onText(answer);
-    } else {
-      const pageBodies = new Map(retrieved.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
-      const prompt = (maxPriorTurns: number) => buildPrompt({
-        question, priorTurns, retrieved, pageBodies, catalog: catalogText, selection: request.selection,
-        settings: { ...settings, maxPriorTurns },
-      });
-      let streamed = '';
-      const callbacks: StreamCallbacks = { onText: (delta) => { streamed += delta; events.onText(delta); }, onRetry: events.onRetry };
-      const complete = (maxPriorTurns: number) => choice.model.complete({ model: settings.model, maxTokens: settings.maxTokens, ...prompt(maxPriorTurns) }, callbacks, signal);
-      try {
-        let completion;
-        try {
-          completion = await complete(settings.maxPriorTurns);
-        } catch (error) {
-          // Too long with history: drop the prior turns and try once more.
-          if (!(error instanceof LlmError && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns) throw error;
-          completion = await complete(0);
-        }
-        ({ text: answer, model, inputTokens, outputTokens } = completion);
-      } catch (error) {
-        if (!(error instanceof LlmError && error.kind === 'cancelled')) throw error;
-        stopped = true;
-        answer = streamed ? `${streamed}\n\n_(stopped)_` : '_(stopped before any answer)_';
-        model = settings.model;
-      }
+      const text = offlineAnswer(retrieved, choice.offline);
+      events.onText(text);
+      return { ...base, text, model: OFFLINE_MODEL };
     }
-    const turn = await store.appendTurn({
-      conversationId: conversation.id, question, answer, context, model, inputTokens, outputTokens, created: this.deps.now().toISOString(),
-    });
-    const updated = (await store.get(conversation.id))?.conversation ?? conversation;
-    return { conversation: updated, turn, stopped };
-  }
 
-  /** Retrieval for a question without a model or a conversation (the CLI and benchmarks use it too). */
-  async retrieveFor(question: string, limit = this.deps.settings().pagesPerTurn): Promise<RetrievedPage[]> {
-    return this.retrieve((await this.index()).retriever, question, [], limit);
+    const pageBodies = new Map(retrieved.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
+    const prompt = (maxPriorTurns: number) => buildPrompt({
+      question, priorTurns, retrieved, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns },
+    });
+    let streamed = '';
+    const callbacks: StreamCallbacks = { onText: (delta) => { streamed += delta; events.onText(delta); }, onRetry: events.onRetry };
+    const complete = (maxPriorTurns: number) => choice.model.complete({ model: settings.model, maxTokens: settings.maxTokens, ...prompt(maxPriorTurns) }, callbacks, signal);
+    try {
+      let completion;
+      try {
+        completion = await complete(settings.maxPriorTurns);
+      } catch (error) {
+        // Too long with history: drop the prior turns and try once more.
+        if (!(error instanceof LlmError && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns) throw error;
+        completion = await complete(0);
+      }
+      return { ...base, text: completion.text, model: completion.model, inputTokens: completion.inputTokens, outputTokens: completion.outputTokens };
+    } catch (error) {
+      if (!(error instanceof LlmError && error.kind === 'cancelled')) throw error;
+      const text = streamed ? `${streamed}\n\n_(stopped)_` : '_(stopped before any answer)_';
+      return { ...base, text, model: settings.model, stopped: true };
+    }
   }
 
   private retrieve(retriever: WikiRetriever, query: string, attached: readonly string[], limit: number): RetrievedPage[] {
@@ -131,8 +133,32 @@ export class ChatService {
 
   private async index() {
     const pages = await this.deps.pages();
-    if (this.retriever?.pages !== pages) this.retriever = { pages, retriever: new WikiRetriever(pages), catalog: catalog(pages) };
-    return this.retriever;
+    if (this.cached?.pages !== pages) this.cached = { pages, retriever: new WikiRetriever(pages), catalog: catalog(pages) };
+    return this.cached;
+  }
+}
+
+/** A chat turn in a stored conversation: the answer, then the turn persisted. */
+export class ChatService {
+  private readonly engine: AnswerEngine;
+
+  constructor(private readonly deps: ChatDependencies) {
+    this.engine = new AnswerEngine(deps);
+  }
+
+  async ask(request: AskRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
+    const question = request.question.trim();
+    const store = this.deps.store;
+    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
+    const conversation = existing?.conversation ?? (await store.create(titleFromQuestion(question)));
+    events.onConversation?.(conversation);
+    const answer = await this.engine.answer({ ...request, question, priorTurns: existing?.turns ?? [] }, events, signal);
+    const turn = await store.appendTurn({
+      conversationId: conversation.id, question, answer: answer.text, context: answer.context, model: answer.model,
+      inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
+    });
+    const updated = (await store.get(conversation.id))?.conversation ?? conversation;
+    return { conversation: updated, turn, stopped: answer.stopped };
   }
 }
 

@@ -1,36 +1,67 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostToWebview } from '../../shared/protocol';
+import { CitationIndex, DocumentSymbols } from '../drift/citedBy';
 import type { Services } from '../services';
+import { ApiKeys } from './apiKey';
+import { DEFAULT_SELECTION_QUESTION, selectionContext } from './askAboutSelection';
+import { ChatController } from './chatController';
+import { ConversationStoreHost } from './conversationStoreHost';
 
-/** The chat view's shell: CSP with a nonce, validated messages. The chat itself lands in a later release. */
+/** The chat webview: CSP with a nonce, every message validated, the work done by the controller. */
 class ChatViewProvider implements vscode.WebviewViewProvider {
   private view?: vscode.WebviewView;
+  /** Messages posted before the view exists or is ready are delivered once it says `ready`. */
+  private queue: HostToWebview[] = [];
+  private ready = false;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly services: Services) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly services: Services,
+    private readonly controller: () => ChatController,
+  ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.ready = false;
     view.webview.options = {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     };
     view.webview.html = this.html(view.webview);
+    view.onDidDispose(() => {
+      if (this.view === view) [this.view, this.ready] = [undefined, false];
+    });
     view.webview.onDidReceiveMessage(async (raw: unknown) => {
       const message = parseWebviewMessage(raw);
       if (!message) {
         this.services.output.warn(`Dropped an invalid message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
         return;
       }
-      if (message.type === 'ready') await this.postState();
-      else await vscode.commands.executeCommand(message.command);
+      try {
+        if (message.type === 'ready') {
+          this.ready = true;
+          await this.controller().postState();
+          for (const queued of this.queue.splice(0)) void view.webview.postMessage(queued);
+        } else if (message.type === 'runCommand') {
+          await vscode.commands.executeCommand(message.command);
+        } else {
+          await this.controller().handle(message);
+        }
+      } catch (error) {
+        this.services.output.error(`Chat: ${message.type} failed:`, error instanceof Error ? (error.stack ?? error.message) : String(error));
+        this.post({ type: 'notice', message: `That did not work: ${error instanceof Error ? error.message : String(error)}` });
+      }
     });
   }
 
-  async postState(): Promise<void> {
-    if (!this.view) return;
-    const state: HostToWebview = { type: 'state', hasWiki: (await this.services.wikis.existing()).length > 0, trusted: vscode.workspace.isTrusted };
-    await this.view.webview.postMessage(state);
+  post(message: HostToWebview): void {
+    if (this.view && this.ready) void this.view.webview.postMessage(message);
+    else if (message.type === 'selection') this.queue.push(message); // the rest is re-sent on `ready`
+  }
+
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand('repoWiki.chat.focus');
   }
 
   private html(webview: vscode.Webview): string {
@@ -40,16 +71,14 @@ class ChatViewProvider implements vscode.WebviewViewProvider {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${asset('dist', 'codicons', 'codicon.css')}" rel="stylesheet">
 <link href="${asset('media', 'chat.css')}" rel="stylesheet">
 <title>Repo Wiki chat</title>
 </head>
 <body>
-<main aria-label="Repo Wiki chat">
-<p id="status" role="status">Loading…</p>
-<div id="actions"></div>
-</main>
+<div id="app"></div>
 <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>
 </html>`;
@@ -58,11 +87,43 @@ class ChatViewProvider implements vscode.WebviewViewProvider {
 
 export const chatFeature = {
   activate(context: vscode.ExtensionContext, services: Services): void {
-    const provider = new ChatViewProvider(context.extensionUri, services);
+    const keys = new ApiKeys(context.secrets);
+    const stores = new ConversationStoreHost(context, services.output);
+    let controller: ChatController | undefined;
+    const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, () => (controller ??= new ChatController(services, keys, stores, (m) => provider.post(m))));
+    const refresh = () => controller && void controller.postState().catch(() => undefined);
+    const citations = new CitationIndex(services);
+    const symbols = new DocumentSymbols(services);
+
     context.subscriptions.push(
+      keys,
+      stores,
+      { dispose: () => controller?.dispose() },
       vscode.window.registerWebviewViewProvider('repoWiki.chat', provider),
-      services.snapshots.onDidUpdate(() => void provider.postState()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void provider.postState()),
+      services.snapshots.onDidUpdate(refresh),
+      keys.onDidChange(refresh),
+      vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+      vscode.workspace.onDidCloseTextDocument((document) => symbols.forget(document)),
+      vscode.commands.registerCommand('repoWiki.setApiKey', async () => (await keys.promptAndStore()) && refresh()),
+      vscode.commands.registerCommand('repoWiki.clearApiKey', async () => {
+        await keys.clear();
+        refresh();
+      }),
+      vscode.commands.registerCommand('repoWiki.newConversation', async () => {
+        await provider.reveal();
+        provider.post({ type: 'conversation', conversation: null, turns: [] });
+      }),
+      vscode.commands.registerCommand('repoWiki.askAboutSelection', async () => {
+        const editor = vscode.window.activeTextEditor;
+        if (!editor) {
+          void vscode.window.showWarningMessage('Select some code in an editor first, then ask about it.');
+          return;
+        }
+        const { context: selection, pages } = await selectionContext(services, citations, symbols, editor);
+        await provider.reveal();
+        controller ??= new ChatController(services, keys, stores, (m) => provider.post(m));
+        controller.attachSelection(selection, pages, DEFAULT_SELECTION_QUESTION);
+      }),
     );
   },
 };

@@ -3,15 +3,16 @@ import * as vscode from 'vscode';
 import { findCitations, TS_LIKE } from '../../core/drift/citations';
 import type { SourceSymbol } from '../../core/drift/symbols';
 import type { Services } from '../services';
-import type { DriftService } from './driftService';
 
-interface CitingPage {
+export interface CitingPage {
+  slug: string;
   title: string;
+  stale: boolean;
   uri: vscode.Uri;
 }
 
 /** Reverse citations: which wiki pages cite each symbol of a source file (hover and CodeLens). */
-class CitationIndex {
+export class CitationIndex {
   private cache?: Promise<Map<string, Map<string, CitingPage[]>>>;
 
   constructor(private readonly services: Services) {
@@ -30,7 +31,7 @@ class CitationIndex {
     for (const wiki of await this.services.wikis.existing()) {
       const snapshot = await this.services.snapshots.get(wiki);
       for (const page of snapshot.pages) {
-        const citing = { title: page.frontmatter.title ?? page.slug, uri: vscode.Uri.file(path.join(wiki.root, page.relPath)) };
+        const citing = { slug: page.slug, title: page.frontmatter.title ?? page.slug, stale: (page.frontmatter.status ?? 'active') !== 'active', uri: vscode.Uri.file(path.join(wiki.root, page.relPath)) };
         for (const citation of findCitations(page)) {
           if (citation.outside) continue;
           const file = path.join(wiki.root, citation.path);
@@ -46,19 +47,47 @@ class CitationIndex {
   }
 }
 
-export function registerCitedBy(services: Services, drift: DriftService): vscode.Disposable {
-  const citations = new CitationIndex(services);
-  const symbolsCache = new Map<string, { version: number; symbols: Promise<SourceSymbol[]> }>();
-  const symbolsOf = (document: vscode.TextDocument): Promise<SourceSymbol[]> => {
-    const cached = symbolsCache.get(document.uri.toString());
+/** The symbols of an open TS/JS document, parsed by the drift worker and cached per version. */
+export class DocumentSymbols {
+  private readonly cache = new Map<string, { version: number; symbols: Promise<SourceSymbol[]> }>();
+
+  constructor(private readonly services: Services) {}
+
+  of(document: vscode.TextDocument): Promise<SourceSymbol[]> {
+    const cached = this.cache.get(document.uri.toString());
     if (cached?.version === document.version) return cached.symbols;
-    const wiki = services.wikis.forUri(document.uri);
+    const wiki = this.services.wikis.forUri(document.uri);
     const symbols = wiki
-      ? drift.worker().then((client) => client.request({ kind: 'symbols', root: wiki.root, path: wiki.relative(document.uri.fsPath), text: document.getText() }))
+      ? this.services.driftWorker().then((client) => client.request({ kind: 'symbols', root: wiki.root, path: wiki.relative(document.uri.fsPath), text: document.getText() }))
       : Promise.resolve([]);
-    symbolsCache.set(document.uri.toString(), { version: document.version, symbols });
+    this.cache.set(document.uri.toString(), { version: document.version, symbols });
     return symbols;
-  };
+  }
+
+  forget(document: vscode.TextDocument): void {
+    this.cache.delete(document.uri.toString());
+  }
+}
+
+/** Pages citing the file, or a symbol of it that overlaps `range` (for "Ask about selection"). */
+export async function pagesCiting(citations: CitationIndex, symbols: DocumentSymbols, document: vscode.TextDocument, range: vscode.Range): Promise<CitingPage[]> {
+  const cited = await citations.forFile(document.uri);
+  if (!cited) return [];
+  const names = new Set(['']);
+  if (TS_LIKE.test(document.uri.fsPath)) {
+    for (const symbol of await symbols.of(document)) {
+      if (symbol.startLine <= range.end.line && range.start.line <= symbol.endLine) names.add(symbol.name);
+    }
+  }
+  const pages = new Map<string, CitingPage>();
+  for (const name of names) for (const page of cited.get(name) ?? []) pages.set(page.uri.fsPath, page);
+  return [...pages.values()];
+}
+
+export function registerCitedBy(services: Services): vscode.Disposable {
+  const citations = new CitationIndex(services);
+  const documentSymbols = new DocumentSymbols(services);
+  const symbolsOf = (document: vscode.TextDocument) => documentSymbols.of(document);
   const selector: vscode.DocumentSelector = [
     { scheme: 'file', language: 'typescript' }, { scheme: 'file', language: 'typescriptreact' },
     { scheme: 'file', language: 'javascript' }, { scheme: 'file', language: 'javascriptreact' },
@@ -69,7 +98,7 @@ export function registerCitedBy(services: Services, drift: DriftService): vscode
   return vscode.Disposable.from(
     lensesChanged,
     services.snapshots.onDidUpdate(() => lensesChanged.fire()),
-    vscode.workspace.onDidCloseTextDocument((document) => symbolsCache.delete(document.uri.toString())),
+    vscode.workspace.onDidCloseTextDocument((document) => documentSymbols.forget(document)),
     vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('repoWiki.drift.codeLens') && lensesChanged.fire()),
     vscode.commands.registerCommand('repoWiki.showCitingPages', async (pages: CitingPage[]) => {
       const picked = pages.length === 1 ? pages[0] : (await vscode.window.showQuickPick(pages.map((page) => ({ label: page.title, description: vscode.workspace.asRelativePath(page.uri), page })), { title: 'Wiki pages that cite this' }))?.page;

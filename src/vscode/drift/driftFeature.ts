@@ -47,6 +47,7 @@ export const driftFeature = {
       clearTimeout(pending.timer);
       pending.timer = setTimeout(async () => {
         pendingPaths.delete(wiki.root);
+        if (!(await wiki.exists())) return; // no wiki, no citations: do not start the worker
         await drift.invalidate(wiki, [...pending.paths], pending.listChanged).catch(() => undefined);
         const snapshot = await services.snapshots.get(wiki);
         const citing = snapshot.pages.filter((page) => findCitations(page).some((c) => pending.paths.has(c.path))).map((p) => p.slug);
@@ -97,7 +98,7 @@ export const driftFeature = {
       vscode.commands.registerCommand('repoWiki.openCitation', (uri: vscode.Uri, citation: string) => openCitation(services, drift, uri, citation)),
       vscode.commands.registerCommand('repoWiki.relocateCitation', (uri: vscode.Uri, from: string, to: string) => editPage(services, uri, 'Updating the citation', (wiki, page) => relocateCitation(wiki, page, from, to))),
       vscode.commands.registerCommand('repoWiki.markStale', (uri: vscode.Uri, suggested?: string) => markPageStale(services, uri, suggested)),
-      registerCitedBy(services, drift),
+      registerCitedBy(services),
     );
     for (const wiki of services.wikis.all()) void checkQuietly(wiki);
   },

@@ -8,7 +8,6 @@ import type { Services } from '../services';
 
 /** Runs drift checks in the worker and publishes them; remembers the latest issues for quick fixes. */
 export class DriftService implements vscode.Disposable {
-  private client?: DriftClient;
   private readonly diagnostics = new FolderDiagnostics('repo-wiki-drift', 'repoWiki.drift.severities');
   private readonly issues = new Map<string, DriftIssue[]>();
   private readonly changed = new vscode.EventEmitter<void>();
@@ -16,13 +15,8 @@ export class DriftService implements vscode.Disposable {
 
   constructor(private readonly services: Services) {}
 
-  /** The worker client, created on first use so TypeScript never loads at activation. */
-  async worker(): Promise<DriftClient> {
-    if (!this.client) {
-      const { DriftClient } = await import('../../adapters/drift/driftClient');
-      this.client = new DriftClient();
-    }
-    return this.client;
+  worker(): Promise<DriftClient> {
+    return this.services.driftWorker();
   }
 
   /** Checks the wiki, or only `slugs`; `texts` are unsaved page contents to check instead of the files. */
@@ -41,8 +35,7 @@ export class DriftService implements vscode.Disposable {
   }
 
   async invalidate(wiki: Wiki, paths: string[], listChanged: boolean): Promise<void> {
-    if (!this.client) return;
-    await this.client.request({ kind: 'invalidate', root: wiki.root, paths, listChanged });
+    await (await this.worker()).request({ kind: 'invalidate', root: wiki.root, paths, listChanged });
   }
 
   /** Re-publishes the latest issues, e.g. after the severity settings changed. */
@@ -70,7 +63,6 @@ export class DriftService implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.client?.dispose();
     this.diagnostics.dispose();
     this.changed.dispose();
   }

@@ -1,0 +1,23 @@
+import type { ConversationRecord } from './conversation';
+
+/** A conversation as a Markdown document a person can read or paste elsewhere. */
+export function conversationToMarkdown(record: ConversationRecord): string {
+  const { conversation, turns } = record;
+  const lines = [`# ${conversation.title}`, '', `_${conversation.created.slice(0, 10)} · ${turns.length} question${turns.length === 1 ? '' : 's'}_`, ''];
+  for (const turn of turns) {
+    lines.push(`## ${turn.question.replace(/\s+/g, ' ').trim()}`, '');
+    if (turn.context.selection) {
+      const s = turn.context.selection;
+      lines.push(`About \`${s.path}\` lines ${s.startLine}–${s.endLine}:`, '', `\`\`\`\`${s.language}`, s.text, '````', '');
+    }
+    lines.push(turn.answer.trim(), '');
+    const pages = turn.context.pages.map((p) => `[[${p.slug}]]${p.stale ? ' (stale)' : ''}`).join(', ');
+    lines.push(`_Pages used: ${pages || 'none'} · ${turn.context.offline ? 'offline answer' : turn.model}_`, '');
+  }
+  return lines.join('\n');
+}
+
+/** A conversation as JSON, with every stored field. */
+export function conversationToJson(record: ConversationRecord): string {
+  return `${JSON.stringify({ format: 'repo-wiki-conversation', version: 1, ...record }, null, 2)}\n`;
+}

@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ChatService, type ChatSettings, type ModelChoice } from '../../core/chat/chatService';
+import type { Conversation, ConversationRecord, ConversationStore, SelectionContext, Turn } from '../../core/chat/conversation';
+import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
+import { fileBackConversation } from '../../core/chat/fileBack';
+import { parseCitationText } from '../../core/drift/citations';
+import { LlmError } from '../../core/llm';
+import type { Wiki } from '../../core/wiki';
+import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, TurnView, WebviewToHost } from '../../shared/protocol';
+import { loadLlmModule } from '../heavyModules';
+import type { Services } from '../services';
+import { ensureTrusted, showError } from '../userErrors';
+import type { ApiKeys } from './apiKey';
+import type { ConversationStoreHost } from './conversationStoreHost';
+
+/** How long a deleted conversation can be brought back. */
+const UNDO_MS = 60_000;
+
+interface PendingSelection {
+  context: SelectionContext;
+  pages: PageRef[];
+}
+
+/** The host side of the chat view: runs turns, manages conversations, acts on validated messages. */
+export class ChatController implements vscode.Disposable {
+  private readonly inflight = new Map<string, AbortController>();
+  private readonly selections = new Map<string, PendingSelection>();
+  private readonly deleted = new Map<string, { record: ConversationRecord; timer: NodeJS.Timeout }>();
+  private chat?: ChatService;
+
+  constructor(
+    private readonly services: Services,
+    private readonly keys: ApiKeys,
+    private readonly stores: ConversationStoreHost,
+    private readonly post: (message: HostToWebview) => void,
+  ) {}
+
+  async handle(message: Exclude<WebviewToHost, { type: 'ready' | 'runCommand' }>): Promise<void> {
+    switch (message.type) {
+      case 'ask': return this.ask(message.requestId, message.question, message.conversationId, message.selectionId ? this.takeSelection(message.selectionId) : undefined);
+      case 'retry': return this.retry(message.requestId, message.conversationId);
+      case 'stop': return void this.inflight.get(message.requestId)?.abort();
+      case 'newConversation': return this.post({ type: 'conversation', conversation: null, turns: [] });
+      case 'openConversation': return this.openConversation(message.conversationId);
+      case 'search': return this.post({ type: 'searchResults', query: message.query, hits: message.query.trim() ? await (await this.store()).search(message.query, 50) : [] });
+      case 'rename': await (await this.store()).rename(message.conversationId, message.title.trim()); return this.postConversations();
+      case 'delete': return this.delete(message.conversationId);
+      case 'undoDelete': return this.undoDelete(message.conversationId);
+      case 'export': return this.exportConversation(message.conversationId, message.format);
+      case 'saveToWiki': return this.saveToWiki(message.conversationId);
+      case 'openPage': return this.openPage(message.slug);
+      case 'openCitation': return this.openCitation(message.citation);
+      case 'copy': await vscode.env.clipboard.writeText(message.text); return this.post({ type: 'notice', message: 'Copied.' });
+      case 'removeSelection': this.selections.delete(message.selectionId); return;
+    }
+  }
+
+  /** Everything the view needs after (re)loading. */
+  async postState(): Promise<void> {
+    const trusted = vscode.workspace.isTrusted;
+    const offline = !trusted || !(await this.keys.get());
+    this.post({ type: 'state', hasWiki: !!(await this.wiki()), trusted, offline, model: this.settings().model });
+    await this.postConversations();
+  }
+
+  async postConversations(): Promise<void> {
+    const items = (await (await this.store()).list()).map(summary);
+    this.post({ type: 'conversations', items });
+  }
+
+  /** Attaches a code selection to the next question (from "Ask about selection"). */
+  attachSelection(context: SelectionContext, pages: PageRef[], question: string): void {
+    const id = randomUUID().replace(/-/g, '');
+    this.selections.set(id, { context, pages });
+    const preview = context.text.split('\n').slice(0, 12).join('\n').slice(0, 1200);
+    const chip: SelectionChip = { id, path: context.path, startLine: context.startLine, endLine: context.endLine, language: context.language, preview, truncated: context.truncated, pages };
+    this.post({ type: 'selection', chip, question });
+  }
+
+  private takeSelection(id: string): PendingSelection | undefined {
+    const selection = this.selections.get(id);
+    this.selections.delete(id);
+    return selection;
+  }
+
+  private async ask(requestId: string, question: string, conversationId: string | undefined, selection: PendingSelection | undefined): Promise<void> {
+    const controller = new AbortController();
+    this.inflight.set(requestId, controller);
+    try {
+      const chat = await this.chatService();
+      const result = await chat.ask(
+        { conversationId, question, selection: selection?.context, attachedPages: selection?.pages.map((p) => p.slug) },
+        {
+          onConversation: (conversation) => this.post({ type: 'turnStarted', requestId, conversationId: conversation.id }),
+          onContext: (context) => this.post({ type: 'context', requestId, pages: context.pages.map(pageRef), offline: context.offline }),
+          onText: (text) => this.post({ type: 'delta', requestId, text }),
+          onRetry: (info) => this.post({ type: 'retrying', requestId, ...info }),
+        },
+        controller.signal,
+      );
+      this.post({ type: 'turnDone', requestId, conversation: summary(result.conversation), turn: turnView(result.turn), stopped: result.stopped });
+      await this.postConversations();
+    } catch (error) {
+      this.post({ type: 'turnFailed', requestId, ...failure(error) });
+      if (!(error instanceof LlmError)) this.services.output.error('Chat turn failed:', error instanceof Error ? (error.stack ?? error.message) : String(error));
+      else this.services.output.warn(`Chat turn failed (${error.kind}${error.status ? `, HTTP ${error.status}` : ''}): ${error.message}`);
+    } finally {
+      this.inflight.delete(requestId);
+    }
+  }
+
+  /** Asks the conversation's last question again (with its selection) as a new turn. */
+  private async retry(requestId: string, conversationId: string): Promise<void> {
+    const record = await (await this.store()).get(conversationId);
+    const last = record?.turns.at(-1);
+    if (!last) {
+      // The failed turn never reached the store: the view resends the question with `ask` instead.
+      this.post({ type: 'notice', message: 'Nothing to retry in this conversation yet.' });
+      return;
+    }
+    const selection = last.context.selection ? { context: last.context.selection, pages: [] } : undefined;
+    await this.ask(requestId, last.question, conversationId, selection);
+  }
+
+  private async openConversation(id: string): Promise<void> {
+    const record = await (await this.store()).get(id);
+    if (!record) {
+      this.post({ type: 'conversation', conversation: null, turns: [] });
+      return;
+    }
+    this.post({ type: 'conversation', conversation: summary(record.conversation), turns: record.turns.map(turnView) });
+  }
+
+  private async delete(id: string): Promise<void> {
+    const record = await (await this.store()).delete(id);
+    if (!record) return;
+    clearTimeout(this.deleted.get(id)?.timer);
+    this.deleted.set(id, { record, timer: setTimeout(() => this.deleted.delete(id), UNDO_MS) });
+    this.post({ type: 'deleted', conversationId: id, title: record.conversation.title });
+    await this.postConversations();
+  }
+
+  private async undoDelete(id: string): Promise<void> {
+    const entry = this.deleted.get(id);
+    if (!entry) {
+      this.post({ type: 'notice', message: 'That conversation can no longer be restored.' });
+      return;
+    }
+    clearTimeout(entry.timer);
+    this.deleted.delete(id);
+    await (await this.store()).restore(entry.record);
+    await this.postConversations();
+    await this.openConversation(id);
+  }
+
+  private async exportConversation(id: string, format: 'markdown' | 'json'): Promise<void> {
+    const record = await (await this.store()).get(id);
+    if (!record) return;
+    const extension = format === 'markdown' ? 'md' : 'json';
+    const base = record.conversation.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'conversation';
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export conversation',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.${extension}`) : undefined,
+      filters: format === 'markdown' ? { Markdown: ['md'] } : { JSON: ['json'] },
+    });
+    if (!target) return;
+    const text = format === 'markdown' ? conversationToMarkdown(record) : conversationToJson(record);
+    try {
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+      this.post({ type: 'notice', message: `Exported to ${path.basename(target.fsPath)}.` });
+    } catch (error) {
+      showError(this.services.output, 'Exporting the conversation', error);
+    }
+  }
+
+  private async saveToWiki(id: string): Promise<void> {
+    if (!ensureTrusted('Saving a conversation to the wiki')) return;
+    const wiki = await this.services.wikis.pick({ mustExist: true, purpose: 'Save the conversation to which wiki?' });
+    if (!wiki) return;
+    try {
+      const store = await this.store();
+      const record = await store.get(id);
+      if (!record) return;
+      const result = await fileBackConversation(wiki, store, record, new Date().toISOString().slice(0, 10));
+      // Record fingerprints for the code the answers cite, so drift checks the page from now on.
+      await (await this.services.driftWorker()).request({ kind: 'stamp', root: wiki.root, slug: result.slug, onlyMissing: true }).catch((error: Error) => this.services.output.warn(`Stamping ${result.slug}: ${error.message}`));
+      this.services.wikis.notifyChanged(wiki);
+      this.post({ type: 'filed', conversationId: id, slug: result.slug });
+      await this.postConversations();
+      const verb = result.created ? 'Saved' : 'Updated';
+      void vscode.window.showInformationMessage(`Repo Wiki: ${verb} the conversation as [[${result.slug}]].`, 'Open Page')
+        .then((choice) => choice && vscode.window.showTextDocument(vscode.Uri.file(result.path)));
+    } catch (error) {
+      showError(this.services.output, 'Saving the conversation to the wiki', error);
+    }
+  }
+
+  private async openPage(slug: string): Promise<void> {
+    const wiki = await this.wiki();
+    const page = wiki && (await this.services.snapshots.get(wiki)).pages.find((p) => p.slug === slug);
+    if (!wiki || !page) {
+      this.post({ type: 'notice', message: `There is no page [[${slug}]] in this wiki.` });
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(wiki.pagePath(slug)), { preview: true });
+  }
+
+  private async openCitation(text: string): Promise<void> {
+    const citation = parseCitationText(text);
+    const wiki = await this.wiki();
+    if (!citation || citation.outside || !wiki) {
+      this.post({ type: 'notice', message: `${text} is not a code citation inside this workspace.` });
+      return;
+    }
+    const found = await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol });
+    if (!found) {
+      this.post({ type: 'notice', message: `${text} does not resolve to any code now.` });
+      return;
+    }
+    const position = new vscode.Position(found.line, 0);
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(wiki.root, found.path)), { selection: new vscode.Range(position, position), preview: true });
+  }
+
+  /** The wiki chat answers from: the active editor's, else the first one that exists. */
+  private async wiki(): Promise<Wiki | undefined> {
+    const existing = await this.services.wikis.existing();
+    const active = vscode.window.activeTextEditor && this.services.wikis.forUri(vscode.window.activeTextEditor.document.uri);
+    return active && existing.includes(active) ? active : existing[0];
+  }
+
+  private store(): Promise<ConversationStore> {
+    return this.stores.get();
+  }
+
+  private async chatService(): Promise<ChatService> {
+    this.chat ??= new ChatService({
+      store: await this.store(),
+      pages: async () => {
+        const wiki = await this.wiki();
+        return wiki ? (await this.services.snapshots.get(wiki)).pages : [];
+      },
+      chooseModel: () => this.chooseModel(),
+      settings: () => this.settings(),
+      now: () => new Date(),
+    });
+    return this.chat;
+  }
+
+  private async chooseModel(): Promise<ModelChoice> {
+    if (!vscode.workspace.isTrusted) return { offline: 'untrusted' };
+    const apiKey = await this.keys.get();
+    if (!apiKey) return { offline: 'no-key' };
+    const { AnthropicModel } = loadLlmModule();
+    const baseURL = vscode.workspace.getConfiguration('repoWiki.llm').get<string>('baseUrl')?.trim() || undefined;
+    return { model: new AnthropicModel({ apiKey, baseURL }) };
+  }
+
+  private settings(): ChatSettings {
+    const llm = vscode.workspace.getConfiguration('repoWiki.llm');
+    const chat = vscode.workspace.getConfiguration('repoWiki.chat');
+    return {
+      model: llm.get<string>('model') || 'claude-sonnet-4-5',
+      maxTokens: llm.get<number>('maxTokens') ?? 2048,
+      maxPriorTurns: chat.get<number>('maxPriorTurns') ?? 5,
+      priorAnswerChars: chat.get<number>('priorAnswerChars') ?? 500,
+      pagesPerTurn: chat.get<number>('pagesPerTurn') ?? 5,
+    };
+  }
+
+  dispose(): void {
+    for (const controller of this.inflight.values()) controller.abort();
+    for (const { timer } of this.deleted.values()) clearTimeout(timer);
+  }
+}
+
+function summary(conversation: Conversation): ConversationSummary {
+  return { id: conversation.id, title: conversation.title, updated: conversation.updated, turnCount: conversation.turnCount, ...(conversation.filedPage ? { filedPage: conversation.filedPage } : {}) };
+}
+
+function pageRef(page: { slug: string; title: string; stale: boolean }): PageRef {
+  return { slug: page.slug, title: page.title, stale: page.stale };
+}
+
+function turnView(turn: Turn): TurnView {
+  const selection = turn.context.selection;
+  return {
+    index: turn.index, question: turn.question, answer: turn.answer, pages: turn.context.pages.map(pageRef), model: turn.model,
+    offline: turn.context.offline, created: turn.created,
+    ...(selection ? { selection: { path: selection.path, startLine: selection.startLine, endLine: selection.endLine } } : {}),
+  };
+}
+
+/** What the chat shows when a turn fails: the reason and the next step. */
+function failure(error: unknown): { message: string; action?: 'setApiKey' | 'retry' } {
+  if (error instanceof LlmError) {
+    if (error.kind === 'auth') return { message: error.message, action: 'setApiKey' };
+    return { message: error.message, action: 'retry' };
+  }
+  return { message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}. See the Repo Wiki output for details.`, action: 'retry' };
+}
