@@ -16,6 +16,8 @@ const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeatu
 export interface RepoWikiApi {
   /** For tests: the services the features share. */
   readonly services: Services;
+  /** For tests: hooks some features return (e.g. `chat`). */
+  readonly hooks: Record<string, unknown>;
   readonly activationMs: number;
 }
 
@@ -33,8 +35,8 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   }));
   const services: Services = { wikis, snapshots, output, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
   context.subscriptions.push(output, wikis, snapshots);
-  for (const feature of features) feature.activate(context, services);
-  return { services, activationMs: performance.now() - started };
+  const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
+  return { services, hooks, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {}

@@ -16,5 +16,6 @@ export interface Services {
 
 /** A feature of the extension, activated by the composition root from one list. */
 export interface Feature {
-  activate(context: vscode.ExtensionContext, services: Services): void;
+  /** May return hooks that integration tests reach through the extension's API. */
+  activate(context: vscode.ExtensionContext, services: Services): void | Record<string, unknown>;
 }

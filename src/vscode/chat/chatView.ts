@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostToWebview } from '../../shared/protocol';
+import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../shared/protocol';
 import { CitationIndex, DocumentSymbols } from '../drift/citedBy';
 import type { Services } from '../services';
 import { ApiKeys } from './apiKey';
@@ -85,12 +85,24 @@ class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 }
 
+/** What integration tests use to talk to the chat as its webview does. */
+export interface ChatHooks {
+  send(message: Exclude<WebviewToHost, { type: 'ready' | 'runCommand' }>): Promise<void>;
+  readonly onDidPost: vscode.Event<HostToWebview>;
+}
+
 export const chatFeature = {
-  activate(context: vscode.ExtensionContext, services: Services): void {
+  activate(context: vscode.ExtensionContext, services: Services): { chat: ChatHooks } {
     const keys = new ApiKeys(context.secrets);
     const stores = new ConversationStoreHost(context, services.output);
+    const posted = new vscode.EventEmitter<HostToWebview>();
     let controller: ChatController | undefined;
-    const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, () => (controller ??= new ChatController(services, keys, stores, (m) => provider.post(m))));
+    const post = (message: HostToWebview) => {
+      provider.post(message);
+      posted.fire(message);
+    };
+    const chatController = () => (controller ??= new ChatController(services, keys, stores, post));
+    const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, chatController);
     const refresh = () => controller && void controller.postState().catch(() => undefined);
     const citations = new CitationIndex(services);
     const symbols = new DocumentSymbols(services);
@@ -98,6 +110,7 @@ export const chatFeature = {
     context.subscriptions.push(
       keys,
       stores,
+      posted,
       { dispose: () => controller?.dispose() },
       vscode.window.registerWebviewViewProvider('repoWiki.chat', provider),
       services.snapshots.onDidUpdate(refresh),
@@ -121,9 +134,9 @@ export const chatFeature = {
         }
         const { context: selection, pages } = await selectionContext(services, citations, symbols, editor);
         await provider.reveal();
-        controller ??= new ChatController(services, keys, stores, (m) => provider.post(m));
-        controller.attachSelection(selection, pages, DEFAULT_SELECTION_QUESTION);
+        chatController().attachSelection(selection, pages, DEFAULT_SELECTION_QUESTION);
       }),
     );
+    return { chat: { send: (message) => chatController().handle(message), onDidPost: posted.event } };
   },
 };
