@@ -30,8 +30,11 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
   switch (request.kind) {
     case 'check': {
       const texts = request.texts ?? {};
-      const pages = (await wiki.loadPages()).map((page) => (page.slug in texts ? parsePage(page.relPath, page.slug, new TextEncoder().encode(texts[page.slug])) : page));
-      const selected = request.slugs ? pages.filter((page) => request.slugs!.includes(page.slug)) : pages;
+      // A save re-checks a few pages: read only those, not the whole wiki.
+      const loaded = request.slugs
+        ? (await Promise.all(request.slugs.map((slug) => wiki.readPage(slug)))).filter((page) => page !== undefined)
+        : await wiki.loadPages();
+      const selected = loaded.map((page) => (page.slug in texts ? parsePage(page.relPath, page.slug, new TextEncoder().encode(texts[page.slug])) : page));
       return engine.check(selected, { get cancelled() { return cancelled.has(id); } });
     }
     case 'invalidate':

@@ -1,0 +1,69 @@
+// Stands in for the extension host: `node host.mjs '<json>'` with { root, targetsFile, workerScript, iterations }.
+// Runs a full scan through the real DriftClient and the bundled worker (dist/driftWorker.js) while
+// sampling this main thread's event-loop delay, then the warm path as the extension drives it after
+// a save: an `invalidate` request, then a `check` of the citing pages' slugs. Prints one JSON line.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { out } from './code.mjs';
+import { citingSlugs, edited, loadTargets } from './edits.mjs';
+
+const { root, targetsFile, workerScript, iterations } = JSON.parse(process.argv[2]);
+const { DriftClient } = out('adapters/drift/driftClient');
+const { Wiki } = out('core/wiki');
+const { NodeFileSystem } = out('adapters/nodeFileSystem');
+
+// Two independent views of main-thread stalls: Node's histogram (1 ms resolution) and the largest
+// gap between ticks of a 1 ms interval timer (which also sees stalls the histogram folds away).
+const histogram = monitorEventLoopDelay({ resolution: 1 });
+let last = performance.now();
+let maxGap = 0;
+const ticker = setInterval(() => {
+  const now = performance.now();
+  maxGap = Math.max(maxGap, now - last);
+  last = now;
+}, 1);
+
+// The client unrefs its worker (the real extension host stays alive by itself); so must this one.
+const keepAlive = setInterval(() => undefined, 60_000);
+const client = new DriftClient(workerScript);
+histogram.enable();
+last = performance.now();
+const start = performance.now();
+const report = await client.request({ kind: 'check', root });
+const scanMs = performance.now() - start;
+histogram.disable();
+clearInterval(ticker);
+if (report.issues.length) throw new Error(`host: the full scan found ${report.issues.length} issues`);
+
+// Warm path, the extension's way (slugs computed on the main thread beforehand, as driftFeature does).
+const pages = await new Wiki(root, new NodeFileSystem(), { now: () => new Date() }).loadPages();
+const citing = citingSlugs(pages);
+const targets = loadTargets(root, JSON.parse(readFileSync(targetsFile, 'utf8')));
+const samples = [];
+for (let n = 0; n < iterations; n++) {
+  const target = targets[n % targets.length];
+  writeFileSync(join(root, target.file), edited(target, n));
+  const slugs = [...citing.get(target.file)];
+  const t = performance.now();
+  await client.request({ kind: 'invalidate', root, paths: [target.file], listChanged: false });
+  const warm = await client.request({ kind: 'check', root, slugs });
+  samples.push(performance.now() - t);
+  if (!warm.issues.length || warm.issues.some((i) => i.data.path !== target.file)) throw new Error(`host: unexpected issues after editing ${target.file}`);
+  // Undo the edit (untimed), so each iteration changes exactly one file against clean pages.
+  writeFileSync(join(root, target.file), target.text);
+  await client.request({ kind: 'invalidate', root, paths: [target.file], listChanged: false });
+  await client.request({ kind: 'check', root, slugs });
+}
+client.dispose();
+clearInterval(keepAlive);
+
+process.stdout.write(`${JSON.stringify({
+  scanMs,
+  citationsChecked: report.citationsChecked,
+  stallMaxMs: histogram.max / 1e6,
+  stallP99Ms: histogram.percentile(99) / 1e6,
+  gapMaxMs: maxGap,
+  samples,
+  peakRssMB: process.resourceUsage().maxRSS / 1024,
+})}\n`);
