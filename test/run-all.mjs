@@ -73,6 +73,7 @@ function integrationSuites(prepareWorkspace) {
   const fixture = path.join(ROOT, 'test', 'fixtures', 'workspace');
   return [
     { name: 'workspace', prepare: () => { const folder = prepareWorkspace(fixture); return { folder, dirs: [folder] }; } },
+    { name: 'chat', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'drift', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     {
       name: 'restricted',

@@ -1,7 +1,7 @@
 /** Messages between the chat webview and the extension host. Both sides validate what they receive. */
 
 /** The only commands a webview may ask for; it can never name an arbitrary command. */
-export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint', 'repoWiki.setApiKey'] as const;
+export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint', 'repoWiki.setApiKey', 'workbench.trust.manage'] as const;
 export type AllowedCommand = (typeof ALLOWED_COMMANDS)[number];
 
 export const MAX_QUESTION_CHARS = 20_000;

@@ -1,0 +1,683 @@
+/** The conversation: messages (questions, streamed answers, errors), the selection chip and the composer. */
+import { MAX_COPY_CHARS, MAX_QUESTION_CHARS, type ConversationSummary, type HostToWebview, type PageRef, type SelectionChip, type TurnView, type WebviewToHost } from '../shared/protocol';
+import { el, icon, iconButton, textButton } from './dom';
+import { baseName, clip, fullDate, lineRange, newRequestId, relativeDate } from './format';
+import { codeCitation, isSlug, renderMarkdown, stableBoundary } from './markdown';
+import { post, saveState, viewState } from './state';
+
+type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
+
+export interface HostState {
+  /** False until the first `state` message arrives. */
+  known: boolean;
+  hasWiki: boolean;
+  trusted: boolean;
+  offline: boolean;
+  model: string;
+}
+
+interface SelectionRef {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** The turn being answered. */
+interface Pending {
+  requestId: string;
+  question: string;
+  conversationId?: string;
+  selection?: SelectionRef;
+  text: string;
+  /** `text` up to here is rendered in finished chunks; only the rest is rendered again. */
+  frozen: number;
+  /** Holds the rendering of `text` from `frozen` on. */
+  tailEl: HTMLElement;
+  pages: PageRef[];
+  offline?: boolean;
+  stopping: boolean;
+  turnEl: HTMLElement;
+  answerEl: HTMLElement;
+  bodyEl: HTMLElement;
+  footerEl: HTMLElement;
+  retryLine: HTMLElement;
+}
+
+/** A question whose answer failed; it was never stored, so "Retry" asks it again. */
+interface Failed {
+  turnEl: HTMLElement;
+  question: string;
+  conversationId?: string;
+}
+
+/** Long questions and titles are shown in full up to here. */
+const MAX_QUESTION_SHOWN = 100_000;
+const MAX_TITLE_SHOWN = 300;
+/** While streaming, finished blocks are rendered once the unfinished part grows past this. */
+const FREEZE_CHARS = 8_000;
+/** Answers longer than this skip layout for blocks out of view. */
+const LARGE_ANSWER_CHARS = 20_000;
+
+export class ChatPanel {
+  readonly root: HTMLElement;
+  readonly messages: HTMLElement;
+  readonly question: HTMLTextAreaElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly chipArea: HTMLElement;
+
+  host: HostState = { known: false, hasWiki: true, trusted: true, offline: false, model: '' };
+  conversation: ConversationSummary | null = null;
+  private turns: TurnView[] = [];
+  pending?: Pending;
+  private failed?: Failed;
+  chip?: SelectionChip;
+  /** What a `retrying` message said, while it applies. */
+  retrying?: string;
+  private retryTimer?: number;
+
+  /** Applied to the next `conversation` for this id (restoring the view after it was hidden). */
+  private restore?: { conversationId: string; scrollTop: number };
+  /** Scrolled to after the next `conversation` (a search hit). */
+  private revealTurn?: { conversationId: string; turnIndex: number };
+
+  private renderQueued = false;
+  private nextRenderAt = 0;
+  private scrollTimer?: number;
+
+  /** `changed` is called whenever the toolbar or status line may need updating. */
+  constructor(private readonly changed: () => void, private readonly notify: (message: string) => void) {
+    this.messages = el('div', { id: 'messages', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' } });
+    this.chipArea = el('div', { id: 'selection-chips' });
+    this.question = el('textarea', {
+      id: 'question',
+      attrs: { rows: '1', placeholder: 'Ask about this codebase…', 'aria-label': 'Question (Enter to send, Shift+Enter for a new line)' },
+    });
+    this.sendButton = iconButton('send', 'Send (Enter)', { id: 'send' });
+    this.stopButton = iconButton('debug-stop', 'Stop answering (Escape)', { id: 'stop', hidden: true });
+    const composer = el('div', { class: 'composer' }, [
+      this.chipArea,
+      el('div', { class: 'input-box' }, [this.question, el('div', { class: 'input-actions' }, [this.sendButton, this.stopButton])]),
+    ]);
+    this.root = el('section', { id: 'chat-panel', class: 'panel', attrs: { 'aria-label': 'Chat' } }, [this.messages, composer]);
+
+    this.sendButton.addEventListener('click', () => this.submit());
+    this.stopButton.addEventListener('click', () => this.stop());
+    this.question.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    this.question.addEventListener('input', () => {
+      this.updateComposer();
+      saveState({ draft: this.question.value });
+    });
+    this.messages.addEventListener('scroll', () => {
+      if (this.scrollTimer !== undefined) return;
+      this.scrollTimer = window.setTimeout(() => {
+        this.scrollTimer = undefined;
+        // A hidden list reads (and may report scrolling to) 0: keep the position it had.
+        if (!this.root.hidden) saveState({ scrollTop: this.messages.scrollTop });
+      }, 200);
+    });
+    this.renderAll();
+    this.updateComposer();
+  }
+
+  // ---- restoring --------------------------------------------------------------------------
+
+  restoreDraft(draft: string, chip: SelectionChip | undefined): void {
+    this.question.value = draft;
+    if (chip) this.setChip(chip);
+    this.updateComposer();
+  }
+
+  /** Asks the host for the conversation the view showed before it was hidden. */
+  reopen(conversationId: string, scrollTop: number): void {
+    this.restore = { conversationId, scrollTop };
+    post({ type: 'openConversation', conversationId });
+  }
+
+  /** Opens a conversation (from the history), optionally scrolling to one turn. */
+  open(conversationId: string, turnIndex?: number): void {
+    this.revealTurn = turnIndex === undefined ? undefined : { conversationId, turnIndex };
+    post({ type: 'openConversation', conversationId });
+  }
+
+  // ---- host messages ----------------------------------------------------------------------
+
+  setHostState(state: Message<'state'>): void {
+    this.host = { known: true, hasWiki: !!state.hasWiki, trusted: !!state.trusted, offline: !!state.offline, model: String(state.model ?? '') };
+    if (!this.turns.length && !this.pending && !this.failed) this.renderAll();
+    this.updateComposer();
+  }
+
+  showConversation(message: Message<'conversation'>): void {
+    if (this.pending) {
+      // Another conversation replaces the one being answered: stop it.
+      post({ type: 'stop', requestId: this.pending.requestId });
+      this.endPending();
+    }
+    this.failed = undefined;
+    this.conversation = message.conversation ?? null;
+    this.turns = Array.isArray(message.turns) ? message.turns : [];
+    saveState({ conversationId: this.conversation?.id });
+    this.renderAll();
+
+    const id = this.conversation?.id;
+    if (this.root.hidden) {
+      // Hidden elements do not scroll: remember where to be when the chat is shown again.
+      saveState({ scrollTop: this.restore && this.restore.conversationId === id ? this.restore.scrollTop : 1e9 });
+    } else if (this.restore && this.restore.conversationId === id) {
+      this.messages.scrollTop = this.restore.scrollTop;
+    } else if (this.revealTurn && this.revealTurn.conversationId === id) {
+      const target = this.messages.querySelector<HTMLElement>(`.turn[data-index="${this.revealTurn.turnIndex}"]`);
+      if (target) {
+        target.scrollIntoView({ block: 'start' });
+        target.classList.add('flash');
+        window.setTimeout(() => target.classList.remove('flash'), 1500);
+      } else this.scrollToBottom();
+    } else {
+      this.scrollToBottom();
+    }
+    this.restore = undefined;
+    this.revealTurn = undefined;
+    this.changed();
+  }
+
+  onConversations(items: readonly ConversationSummary[]): void {
+    const current = this.conversation && items.find((item) => item.id === this.conversation?.id);
+    if (current) {
+      this.conversation = current;
+      this.renderFiledNote();
+      this.changed();
+    }
+  }
+
+  onTurnStarted(message: Message<'turnStarted'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending) return;
+    pending.conversationId = message.conversationId;
+    if (this.conversation?.id !== message.conversationId) {
+      this.conversation = { id: message.conversationId, title: clip(pending.question.replace(/\s+/g, ' ').trim(), 80), updated: new Date().toISOString(), turnCount: 0 };
+    }
+    saveState({ conversationId: message.conversationId });
+    this.changed();
+  }
+
+  onContext(message: Message<'context'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending) return;
+    pending.pages = Array.isArray(message.pages) ? message.pages : [];
+    pending.offline = !!message.offline;
+    this.fillFooter(pending.footerEl, pending.pages, { model: pending.offline ? 'offline' : this.host.model, offline: pending.offline, text: () => pending.text });
+    if (!pending.text) pending.bodyEl.replaceChildren(thinking(pending.offline ? 'Gathering passages from the wiki…' : 'Writing…'));
+  }
+
+  onDelta(message: Message<'delta'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending || typeof message.text !== 'string') return;
+    pending.text += message.text;
+    if (this.retrying) this.clearRetrying();
+    this.scheduleRender();
+  }
+
+  onRetrying(message: Message<'retrying'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending) return;
+    const reason = message.status === 429 ? 'Rate limited' : message.status === 529 || message.status === 503 ? 'The model is overloaded' : message.status ? `The model service failed (HTTP ${message.status})` : 'Connection problem';
+    let seconds = Math.max(1, Math.ceil((Number(message.delayMs) || 0) / 1000));
+    const text = () => `${reason} — retrying in ${seconds}s (attempt ${message.attempt})`;
+    this.retrying = text();
+    pending.retryLine.hidden = false;
+    pending.retryLine.replaceChildren(icon('watch'), el('span', { text: text() }));
+    clearInterval(this.retryTimer);
+    this.retryTimer = window.setInterval(() => {
+      seconds = Math.max(0, seconds - 1);
+      pending.retryLine.lastElementChild!.textContent = seconds ? text() : `${reason} — retrying now (attempt ${message.attempt})`;
+      if (!seconds) clearInterval(this.retryTimer);
+    }, 1000);
+    this.changed();
+  }
+
+  onTurnDone(message: Message<'turnDone'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending) {
+      // A turn of this conversation that the view stopped following (it was hidden and restored,
+      // or the conversation was reopened meanwhile) is stored now: show it.
+      const turn = message.turn;
+      if (!this.pending && !this.failed && this.conversation && message.conversation?.id === this.conversation.id && turn?.index === this.turns.length) {
+        const stick = this.nearBottom();
+        if (!this.turns.length) this.messages.replaceChildren();
+        this.conversation = message.conversation;
+        this.turns.push(turn);
+        this.messages.append(this.turnElement(turn));
+        this.updateRetryButtons();
+        if (stick) this.scrollToBottom();
+        this.changed();
+      }
+      return;
+    }
+    const stickToBottom = this.nearBottom();
+    this.endPending();
+    this.conversation = message.conversation;
+    this.turns.push(message.turn);
+    pending.turnEl.replaceWith(this.turnElement(message.turn));
+    saveState({ conversationId: message.conversation.id });
+    this.updateRetryButtons();
+    if (stickToBottom) this.scrollToBottom();
+    this.changed();
+  }
+
+  onTurnFailed(message: Message<'turnFailed'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending) return;
+    this.endPending();
+    if (pending.text) {
+      pending.answerEl.classList.add('incomplete');
+      this.renderPendingBody(pending);
+    } else pending.answerEl.remove();
+    pending.turnEl.classList.add('failed');
+    const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId };
+    this.failed = failed;
+    const action = message.action === 'setApiKey'
+      ? textButton('Set API key', { class: 'error-action secondary' }, 'key')
+      : message.action === 'retry' ? textButton('Retry', { class: 'error-action secondary' }, 'refresh') : undefined;
+    action?.addEventListener('click', () => {
+      if (message.action === 'setApiKey') post({ type: 'runCommand', command: 'repoWiki.setApiKey' });
+      else this.retryFailed(failed);
+    });
+    const error = el('div', { class: 'turn-error', attrs: { role: 'alert' } }, [
+      icon('error'),
+      el('div', { class: 'turn-error-text' }, [el('span', { text: clip(String(message.message ?? 'The answer failed.'), 2000) }), action]),
+    ]);
+    pending.turnEl.querySelector('.message.question')?.after(error);
+    this.updateRetryButtons();
+    this.scrollToBottom();
+    this.changed();
+  }
+
+  onSelection(message: Message<'selection'>): void {
+    const chip = message.chip;
+    if (!chip || typeof chip.id !== 'string') return;
+    if (this.chip && this.chip.id !== chip.id) post({ type: 'removeSelection', selectionId: this.chip.id });
+    this.setChip(chip);
+    if (!this.question.value.trim() && typeof message.question === 'string') {
+      this.question.value = message.question;
+      saveState({ draft: message.question });
+    }
+    this.updateComposer();
+    this.focusInput();
+  }
+
+  onFiled(message: Message<'filed'>): void {
+    if (this.conversation?.id === message.conversationId) {
+      this.conversation = { ...this.conversation, filedPage: message.slug };
+      this.renderFiledNote();
+      this.changed();
+    }
+  }
+
+  onDeleted(conversationId: string): void {
+    if (this.conversation?.id !== conversationId) return;
+    if (this.pending) {
+      post({ type: 'stop', requestId: this.pending.requestId });
+      this.endPending();
+    }
+    this.conversation = null;
+    this.turns = [];
+    this.failed = undefined;
+    saveState({ conversationId: undefined, scrollTop: 0 });
+    this.renderAll();
+    this.changed();
+  }
+
+  // ---- user actions -----------------------------------------------------------------------
+
+  submit(): void {
+    if (this.pending || !this.host.hasWiki) return;
+    const question = this.question.value.trim();
+    if (!question) return;
+    if (question.length > MAX_QUESTION_CHARS) {
+      this.notify(`A question can be at most ${MAX_QUESTION_CHARS.toLocaleString()} characters; this one has ${question.length.toLocaleString()}.`);
+      return;
+    }
+    const chip = this.chip;
+    this.removeFailed();
+    this.start(question, { type: 'ask', question, conversationId: this.conversation?.id, selectionId: chip?.id }, chip && { path: chip.path, startLine: chip.startLine, endLine: chip.endLine });
+    this.question.value = '';
+    this.chip = undefined;
+    this.renderChip();
+    saveState({ draft: '', chip: undefined });
+    this.updateComposer();
+  }
+
+  stop(): void {
+    const pending = this.pending;
+    if (!pending || pending.stopping) return;
+    pending.stopping = true;
+    post({ type: 'stop', requestId: pending.requestId });
+    this.stopButton.disabled = true;
+    this.changed();
+  }
+
+  /** Asks the last question of the conversation again, as a new turn. */
+  retryLast(): void {
+    const last = this.turns.at(-1);
+    if (this.pending || !this.conversation || !last) return;
+    this.removeFailed();
+    this.start(last.question, { type: 'retry', conversationId: this.conversation.id }, last.selection);
+  }
+
+  /** The chat panel was shown again: hidden elements lose their scroll position. */
+  restoreScroll(): void {
+    this.messages.scrollTop = viewState().scrollTop;
+  }
+
+  focusInput(): void {
+    this.question.focus();
+    const end = this.question.value.length;
+    this.question.setSelectionRange(end, end);
+  }
+
+  get hasTurns(): boolean {
+    return this.turns.length > 0;
+  }
+
+  // ---- turns ------------------------------------------------------------------------------
+
+  private start(question: string, message: Omit<Extract<WebviewToHost, { type: 'ask' }>, 'requestId'> | Omit<Extract<WebviewToHost, { type: 'retry' }>, 'requestId'>, selection?: SelectionRef): void {
+    const requestId = newRequestId();
+    post({ ...message, requestId } as WebviewToHost);
+    if (!this.turns.length) this.messages.replaceChildren(); // the welcome goes
+    const turnEl = el('div', { class: 'turn pending' });
+    turnEl.append(this.questionElement(question, selection));
+    const { answerEl, bodyEl, footerEl, retryLine } = answerElement();
+    answerEl.setAttribute('aria-busy', 'true');
+    bodyEl.append(thinking('Searching the wiki…'));
+    turnEl.append(answerEl);
+    this.messages.append(turnEl);
+    const tailEl = el('div', { class: 'md-tail' });
+    this.pending = { requestId, question, conversationId: 'conversationId' in message ? message.conversationId : undefined, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, bodyEl, footerEl, retryLine };
+    this.updateRetryButtons();
+    this.updateComposer();
+    this.scrollToBottom();
+    this.changed();
+  }
+
+  private retryFailed(failed: Failed): void {
+    if (this.pending) return;
+    this.removeFailed();
+    this.start(failed.question, { type: 'ask', question: failed.question, conversationId: failed.conversationId ?? this.conversation?.id });
+  }
+
+  private removeFailed(): void {
+    this.failed?.turnEl.remove();
+    this.failed = undefined;
+  }
+
+  private current(requestId: string): Pending | undefined {
+    return this.pending && this.pending.requestId === requestId ? this.pending : undefined;
+  }
+
+  private endPending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    this.clearRetrying();
+    pending.answerEl.removeAttribute('aria-busy');
+    pending.turnEl.classList.remove('pending');
+    const hadFocus = document.activeElement === this.stopButton;
+    this.stopButton.disabled = false;
+    this.updateComposer();
+    if (hadFocus) this.question.focus();
+  }
+
+  private clearRetrying(): void {
+    clearInterval(this.retryTimer);
+    this.retrying = undefined;
+    if (this.pending) this.pending.retryLine.hidden = true;
+    this.changed();
+  }
+
+  /** Re-renders the streaming answer at most once a frame, and less often when rendering gets slow. */
+  private scheduleRender(): void {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    const frame = () => requestAnimationFrame(() => {
+      this.renderQueued = false;
+      if (this.pending) this.renderPendingBody(this.pending);
+    });
+    const wait = this.nextRenderAt - performance.now();
+    if (wait > 0) window.setTimeout(frame, wait);
+    else frame();
+  }
+
+  private renderPendingBody(pending: Pending): void {
+    const stick = this.nearBottom();
+    const started = performance.now();
+    const stale = staleSlugs(pending.pages);
+    if (!pending.tailEl.isConnected) pending.bodyEl.replaceChildren(pending.tailEl); // the "thinking" line goes
+    if (pending.text.length - pending.frozen > FREEZE_CHARS) {
+      const cut = stableBoundary(pending.text, pending.frozen);
+      if (cut > pending.frozen) {
+        const chunk = el('div', { class: 'md-chunk' });
+        chunk.innerHTML = renderMarkdown(pending.text.slice(pending.frozen, cut), { stale });
+        pending.tailEl.before(chunk);
+        pending.frozen = cut;
+      }
+    }
+    pending.tailEl.innerHTML = renderMarkdown(pending.text.slice(pending.frozen), { stale });
+    const cost = performance.now() - started;
+    // A big answer takes long to render: leave the view time to breathe between renders.
+    this.nextRenderAt = performance.now() + Math.min(1000, cost * 4);
+    if (stick) this.scrollToBottom();
+  }
+
+  private renderAll(): void {
+    this.messages.replaceChildren();
+    if (!this.turns.length && !this.pending) {
+      this.messages.append(this.welcome());
+      return;
+    }
+    this.renderFiledNote();
+    for (const turn of this.turns) this.messages.append(this.turnElement(turn));
+    this.updateRetryButtons();
+  }
+
+  private renderFiledNote(): void {
+    this.messages.querySelector('.filed-note')?.remove();
+    const slug = this.conversation?.filedPage;
+    if (!slug || !this.turns.length) return;
+    const note = el('div', { class: 'filed-note' }, [icon('book'), el('span', { text: 'Saved to the wiki as ' }), pageLink({ slug, title: `[[${slug}]]`, stale: false })]);
+    this.messages.prepend(note);
+  }
+
+  private welcome(): HTMLElement {
+    if (this.host.known && !this.host.hasWiki) {
+      const init = this.host.trusted ? textButton('Initialise wiki', { id: 'init-wiki' }, 'book') : undefined;
+      init?.addEventListener('click', () => post({ type: 'runCommand', command: 'repoWiki.init' }));
+      return el('div', { class: 'welcome' }, [
+        el('h2', { text: 'This workspace has no wiki yet' }),
+        el('p', { text: 'Repo Wiki keeps an LLM-maintained wiki in .wiki/, committed with your code. Chat answers questions from it.' }),
+        this.host.trusted ? init : el('p', { text: 'This workspace is in Restricted Mode: trust it to create a wiki.' }),
+      ]);
+    }
+    return el('div', { class: 'welcome' }, [
+      icon('comment-discussion', 'welcome-icon'),
+      el('h2', { text: 'Ask your wiki' }),
+      el('p', { text: 'Answers are grounded in the pages in .wiki/ and cite them: page links open the page, code citations open the code.' }),
+      el('p', { text: 'To ask about code, select it in an editor and run "Repo Wiki: Ask about selection".' }),
+    ]);
+  }
+
+  private turnElement(turn: TurnView): HTMLElement {
+    const turnEl = el('div', { class: 'turn', data: { index: String(turn.index) } });
+    turnEl.append(this.questionElement(String(turn.question ?? ''), turn.selection));
+    const pages = Array.isArray(turn.pages) ? turn.pages : [];
+    const { answerEl, bodyEl, footerEl } = answerElement();
+    const answer = String(turn.answer ?? '');
+    bodyEl.classList.toggle('large', answer.length > LARGE_ANSWER_CHARS);
+    bodyEl.innerHTML = renderMarkdown(answer, { stale: staleSlugs(pages) });
+    this.fillFooter(footerEl, pages, { model: String(turn.model ?? ''), offline: !!turn.offline, text: () => answer, created: turn.created });
+    turnEl.append(answerEl);
+    return turnEl;
+  }
+
+  private questionElement(question: string, selection?: SelectionRef): HTMLElement {
+    const copy = iconButton('copy', 'Copy question', { class: 'copy' });
+    copy.addEventListener('click', () => copyText(question));
+    return el('div', { class: 'message question' }, [
+      el('span', { class: 'sr-only', text: 'You asked:' }),
+      selection && selectionRef(selection),
+      el('div', { class: 'question-text', text: clip(question, MAX_QUESTION_SHOWN) }),
+      el('div', { class: 'message-actions' }, [copy]),
+    ]);
+  }
+
+  private fillFooter(footer: HTMLElement, pages: readonly PageRef[], info: { model: string; offline: boolean; text: () => string; created?: string }): void {
+    const children: HTMLElement[] = [];
+    if (pages.length) {
+      children.push(el('div', { class: 'pages-used' }, [el('span', { class: 'footer-label', text: 'Pages used:' }), ...pages.map(pageLink)]));
+    }
+    const badge = info.offline
+      ? el('span', { class: 'offline-badge', title: 'Answered from wiki search alone; nothing was sent to a model.' }, [icon('circle-slash'), el('span', { text: 'Offline answer' })])
+      : info.model ? el('span', { class: 'model-name', text: clip(info.model, 80), title: `Answered by ${info.model}` }) : undefined;
+    const copy = iconButton('copy', 'Copy answer', { class: 'copy' });
+    copy.addEventListener('click', () => copyText(info.text()));
+    const retry = iconButton('refresh', 'Retry: ask the last question again', { class: 'retry', hidden: true });
+    retry.addEventListener('click', () => this.retryLast());
+    children.push(el('div', { class: 'footer-meta' }, [
+      badge,
+      info.created ? el('span', { class: 'turn-date', text: relativeDate(info.created), title: fullDate(info.created) }) : undefined,
+      el('div', { class: 'message-actions' }, [copy, retry]),
+    ]));
+    footer.replaceChildren(...children);
+    this.updateRetryButtons();
+  }
+
+  /** Only the last answered turn offers Retry, and not while an answer streams. */
+  private updateRetryButtons(): void {
+    const turns = this.messages.querySelectorAll<HTMLElement>('.turn');
+    const last = turns[turns.length - 1];
+    for (const button of Array.from(this.messages.querySelectorAll<HTMLButtonElement>('.retry'))) {
+      button.hidden = !(last && !this.pending && this.conversation && button.closest('.turn') === last && !last.classList.contains('failed'));
+    }
+  }
+
+  // ---- composer ---------------------------------------------------------------------------
+
+  private setChip(chip: SelectionChip): void {
+    this.chip = chip;
+    saveState({ chip });
+    this.renderChip();
+  }
+
+  private renderChip(): void {
+    const chip = this.chip;
+    if (!chip) {
+      this.chipArea.replaceChildren();
+      return;
+    }
+    const remove = iconButton('close', 'Remove selection', { class: 'chip-remove' });
+    remove.addEventListener('click', () => {
+      post({ type: 'removeSelection', selectionId: chip.id });
+      this.chip = undefined;
+      saveState({ chip: undefined });
+      this.renderChip();
+      this.focusInput();
+    });
+    const pages = Array.isArray(chip.pages) ? chip.pages : [];
+    const shown = pages.slice(0, 3);
+    this.chipArea.replaceChildren(el('div', { class: 'selection-chip', attrs: { role: 'group', 'aria-label': 'Selection attached to the next question' } }, [
+      el('div', { class: 'chip-row' }, [
+        icon('file-code'),
+        el('span', { class: 'chip-file', text: clip(baseName(String(chip.path)), 120), title: clip(String(chip.path), 1000) }),
+        el('span', { class: 'chip-range', text: lineRange(chip.startLine, chip.endLine) }),
+        chip.language ? el('span', { class: 'chip-lang', text: clip(String(chip.language), 30) }) : undefined,
+        chip.truncated ? el('span', { class: 'chip-truncated', text: 'truncated', title: 'The selection is long: only its first part is sent.' }) : undefined,
+        remove,
+      ]),
+      shown.length ? el('div', { class: 'chip-pages' }, [
+        el('span', { class: 'footer-label', text: 'Cited by' }),
+        ...shown.map(pageLink),
+        pages.length > shown.length ? el('span', { class: 'chip-more', text: `+${pages.length - shown.length} more` }) : undefined,
+      ]) : undefined,
+      chip.preview ? el('details', { class: 'chip-preview' }, [
+        el('summary', { text: 'Preview' }),
+        el('pre', {}, [el('code', { text: clip(String(chip.preview), 5000) })]),
+      ]) : undefined,
+    ]));
+  }
+
+  private updateComposer(): void {
+    const busy = !!this.pending;
+    const length = this.question.value.length;
+    const tooLong = length > MAX_QUESTION_CHARS;
+    this.question.disabled = !this.host.hasWiki;
+    this.question.placeholder = this.host.hasWiki ? 'Ask about this codebase…' : 'Initialise the wiki to chat with it';
+    this.question.toggleAttribute('aria-invalid', tooLong);
+    this.question.classList.toggle('too-long', tooLong);
+    this.sendButton.hidden = busy;
+    this.stopButton.hidden = !busy;
+    this.sendButton.disabled = busy || !this.host.hasWiki || !this.question.value.trim() || tooLong;
+    this.sendButton.title = tooLong ? `Too long: at most ${MAX_QUESTION_CHARS.toLocaleString()} characters` : 'Send (Enter)';
+  }
+
+  private nearBottom(): boolean {
+    const m = this.messages;
+    return m.scrollHeight - m.scrollTop - m.clientHeight < 48;
+  }
+
+  private scrollToBottom(): void {
+    this.messages.scrollTop = this.messages.scrollHeight;
+  }
+}
+
+function answerElement(): { answerEl: HTMLElement; bodyEl: HTMLElement; footerEl: HTMLElement; retryLine: HTMLElement } {
+  const bodyEl = el('div', { class: 'markdown-body' });
+  const retryLine = el('div', { class: 'retry-line', hidden: true });
+  const footerEl = el('div', { class: 'answer-footer' });
+  const answerEl = el('div', { class: 'message answer' }, [el('span', { class: 'sr-only', text: 'Answer:' }), bodyEl, retryLine, footerEl]);
+  return { answerEl, bodyEl, footerEl, retryLine };
+}
+
+function thinking(text: string): HTMLElement {
+  return el('span', { class: 'thinking' }, [icon('loading', 'codicon-modifier-spin'), el('span', { text })]);
+}
+
+/** A button opening a wiki page (stale pages marked), or plain text for a slug the host would refuse. */
+export function pageLink(page: PageRef): HTMLElement {
+  const slug = String(page.slug ?? '');
+  const title = clip(String(page.title || slug), MAX_TITLE_SHOWN);
+  if (!isSlug(slug)) return el('span', { class: 'page-ref', text: title });
+  const button = el('button', {
+    class: `page-link${page.stale ? ' stale' : ''}`,
+    data: { slug },
+    title: `${clip(String(page.title || slug), 500)} — [[${slug}]]${page.stale ? ' (stale)' : ''}`,
+    attrs: { type: 'button' },
+  });
+  if (page.stale) button.append(icon('warning'));
+  button.append(el('span', { class: 'page-title', text: title }));
+  if (page.stale) button.append(el('span', { class: 'sr-only', text: '(stale)' }));
+  return button;
+}
+
+function selectionRef(selection: SelectionRef): HTMLElement {
+  const label = `${baseName(String(selection.path))} ${lineRange(selection.startLine, selection.endLine)}`;
+  const citation = codeCitation(String(selection.path));
+  const target = citation
+    ? el('button', { class: 'code-link', data: { citation }, title: `Open ${citation}`, attrs: { type: 'button' } }, [el('code', { text: clip(label, 200) })])
+    : el('code', { text: clip(label, 200) });
+  return el('div', { class: 'selection-ref' }, [icon('file-code'), el('span', { class: 'sr-only', text: 'About the selection' }), target]);
+}
+
+function staleSlugs(pages: readonly PageRef[]): Set<string> {
+  return new Set(pages.filter((page) => page.stale).map((page) => page.slug));
+}
+
+export function copyText(text: string): void {
+  post({ type: 'copy', text: text.length > MAX_COPY_CHARS ? text.slice(0, MAX_COPY_CHARS) : text });
+}
+
