@@ -7,7 +7,7 @@ import type { ChatHooks } from '../../../src/vscode/chat/chatView';
 import { activateExtension, waitFor, workspaceRoot } from '../helpers';
 
 // The mock Messages API is plain CommonJS shared with the e2e tests and the harness.
-interface RecordedRequest { headers: Record<string, string>; body: { model: string; system: { text: string; cache_control?: unknown }[]; messages: { role: string; content: string }[] } }
+interface RecordedRequest { apiKey?: string; headers: Record<string, string>; body: { model: string; system: { text: string; cache_control?: unknown }[]; messages: { role: string; content: string }[] } }
 interface MockAnthropic { url: string; requests: RecordedRequest[]; script(...replies: unknown[]): void; close(): Promise<void> }
 function findHarness(): string {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -78,7 +78,7 @@ describe('Chat in a real VS Code extension host', () => {
     assert.equal(turn.text, turn.done.turn.answer);
     assert.equal(turn.done.turn.offline, false);
     const request = mock.requests.at(-1)!;
-    assert.equal(request.headers['x-api-key'], API_KEY);
+    assert.equal(request.apiKey, API_KEY);
     assert.equal(request.body.model, 'claude-sonnet-4-5');
     assert.deepEqual(request.body.system.map((block) => !!block.cache_control), [false, true], 'the catalog prefix is cached');
     assert.match(request.body.system[1].text, /\[\[request-pipeline\]\] Request pipeline/);
