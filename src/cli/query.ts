@@ -1,7 +1,7 @@
 import { AnswerEngine, type ModelChoice } from '../core/chat/chatService';
 import type { Wiki } from '../core/wiki';
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export interface QueryOptions {
   offline: boolean;

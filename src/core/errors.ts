@@ -22,4 +22,7 @@ export type WikiErrorCode =
   | 'read-only'
   | 'write-failed'
   | 'git-unavailable'
-  | 'nothing-to-commit';
+  | 'nothing-to-commit'
+  | 'conversation-not-found'
+  | 'newer-database'
+  | 'store-busy';

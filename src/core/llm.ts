@@ -48,6 +48,14 @@ export class LlmError extends Error {
   }
 }
 
+/**
+ * Whether `error` is an LlmError. Checks the shape, not the class: the adapter runs in its own
+ * bundle, with its own copy of the class, so `instanceof` would miss it.
+ */
+export function isLlmError(error: unknown): error is LlmError {
+  return error instanceof Error && error.name === 'LlmError' && typeof (error as Partial<LlmError>).kind === 'string';
+}
+
 export interface StreamCallbacks {
   /** Each text delta as it arrives. */
   onText(delta: string): void;

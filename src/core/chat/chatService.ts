@@ -1,4 +1,4 @@
-import { LlmError, type LanguageModel, type StreamCallbacks } from '../llm';
+import { isLlmError, type LanguageModel, type StreamCallbacks } from '../llm';
 import type { WikiPage } from '../model';
 import { titleFromQuestion, type Conversation, type ConversationStore, type SelectionContext, type Turn, type TurnContext } from './conversation';
 import { OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
@@ -111,12 +111,12 @@ export class AnswerEngine {
         completion = await complete(settings.maxPriorTurns);
       } catch (error) {
         // Too long with history: drop the prior turns and try once more.
-        if (!(error instanceof LlmError && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns) throw error;
+        if (!(isLlmError(error) && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns) throw error;
         completion = await complete(0);
       }
       return { ...base, text: completion.text, model: completion.model, inputTokens: completion.inputTokens, outputTokens: completion.outputTokens };
     } catch (error) {
-      if (!(error instanceof LlmError && error.kind === 'cancelled')) throw error;
+      if (!(isLlmError(error) && error.kind === 'cancelled')) throw error;
       const text = streamed ? `${streamed}\n\n_(stopped)_` : '_(stopped before any answer)_';
       return { ...base, text, model: settings.model, stopped: true };
     }

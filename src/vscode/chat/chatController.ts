@@ -6,7 +6,7 @@ import type { Conversation, ConversationRecord, ConversationStore, SelectionCont
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation } from '../../core/chat/fileBack';
 import { parseCitationText } from '../../core/drift/citations';
-import { LlmError } from '../../core/llm';
+import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, TurnView, WebviewToHost } from '../../shared/protocol';
 import { loadLlmModule } from '../heavyModules';
@@ -104,7 +104,7 @@ export class ChatController implements vscode.Disposable {
       await this.postConversations();
     } catch (error) {
       this.post({ type: 'turnFailed', requestId, ...failure(error) });
-      if (!(error instanceof LlmError)) this.services.output.error('Chat turn failed:', error instanceof Error ? (error.stack ?? error.message) : String(error));
+      if (!isLlmError(error)) this.services.output.error('Chat turn failed:', error instanceof Error ? (error.stack ?? error.message) : String(error));
       else this.services.output.warn(`Chat turn failed (${error.kind}${error.status ? `, HTTP ${error.status}` : ''}): ${error.message}`);
     } finally {
       this.inflight.delete(requestId);
@@ -262,7 +262,7 @@ export class ChatController implements vscode.Disposable {
     const llm = vscode.workspace.getConfiguration('repoWiki.llm');
     const chat = vscode.workspace.getConfiguration('repoWiki.chat');
     return {
-      model: llm.get<string>('model') || 'claude-sonnet-4-5',
+      model: llm.get<string>('model') || 'claude-sonnet-5-5',
       maxTokens: llm.get<number>('maxTokens') ?? 2048,
       maxPriorTurns: chat.get<number>('maxPriorTurns') ?? 5,
       priorAnswerChars: chat.get<number>('priorAnswerChars') ?? 500,
@@ -295,7 +295,7 @@ function turnView(turn: Turn): TurnView {
 
 /** What the chat shows when a turn fails: the reason and the next step. */
 function failure(error: unknown): { message: string; action?: 'setApiKey' | 'retry' } {
-  if (error instanceof LlmError) {
+  if (isLlmError(error)) {
     if (error.kind === 'auth') return { message: error.message, action: 'setApiKey' };
     return { message: error.message, action: 'retry' };
   }

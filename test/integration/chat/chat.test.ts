@@ -79,7 +79,7 @@ describe('Chat in a real VS Code extension host', () => {
     assert.equal(turn.done.turn.offline, false);
     const request = mock.requests.at(-1)!;
     assert.equal(request.apiKey, API_KEY);
-    assert.equal(request.body.model, 'claude-sonnet-4-5');
+    assert.equal(request.body.model, 'claude-sonnet-5-5');
     assert.deepEqual(request.body.system.map((block) => !!block.cache_control), [false, true], 'the catalog prefix is cached');
     assert.match(request.body.system[1].text, /\[\[request-pipeline\]\] Request pipeline/);
     assert.match(request.body.messages.at(-1)!.content, /<page slug="errors-become-responses-at-the-edge"/);

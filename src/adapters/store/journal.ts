@@ -1,0 +1,192 @@
+import * as fsSync from 'node:fs';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { WikiError } from '../../core/errors';
+import type { ConversationRecord, Turn } from '../../core/chat/conversation';
+import { isMissing, storageError, syncDir } from './files';
+
+/**
+ * The conversation journal: numbered segment files of JSON lines, one line per change.
+ * Appenders always write to the highest segment; a compaction starts a new segment, folds the
+ * older ones into the database and deletes them. See sqlJsConversationStore.ts for the whole scheme.
+ */
+
+/** Bumped when an entry's meaning changes; an older build refuses newer entries instead of dropping them. */
+export const JOURNAL_FORMAT = 1;
+
+export type JournalChange =
+  | { op: 'create'; conversation: { id: string; title: string; created: string } }
+  | { op: 'turn'; turn: Omit<Turn, 'index'> }
+  | { op: 'rename'; conversationId: string; title: string }
+  | { op: 'delete'; conversationId: string }
+  | { op: 'restore'; record: ConversationRecord }
+  | { op: 'filed'; conversationId: string; slug: string };
+
+/** `id` is unique per entry: replaying an entry twice (it may sit in two segments) must be harmless. */
+export type JournalEntry = JournalChange & { v: number; id: string };
+
+const OPS = new Set<string>(['create', 'turn', 'rename', 'delete', 'restore', 'filed']);
+const SEGMENT = /^conversations\.journal-(\d+)\.jsonl$/;
+
+export const segmentPath = (dir: string, segment: number): string => path.join(dir, `conversations.journal-${segment}.jsonl`);
+
+/*
+ * Listing segments and reading new bytes use synchronous calls: they are page-cache reads of a few
+ * microseconds, and every change makes several, where a thread-pool round trip costs ~0.1 ms each.
+ * Only the durable write (write + fdatasync, which may wait for the disk) is asynchronous.
+ */
+
+/** Segment numbers present in `dir`, lowest first. */
+export function listSegments(dir: string): number[] {
+  const names = fsSync.readdirSync(dir);
+  return names.flatMap((name) => {
+    const match = SEGMENT.exec(name);
+    return match ? [Number(match[1])] : [];
+  }).sort((a, b) => a - b);
+}
+
+/**
+ * One line per entry, written with a single write call so concurrent appenders (O_APPEND) never
+ * interleave. The leading newline isolates a line torn by a crash from the next writer's entry.
+ */
+export const encodeEntry = (entry: JournalEntry): Buffer => Buffer.from(`\n${JSON.stringify(entry)}\n`, 'utf8');
+
+/** An entry from one line, or undefined for a torn or foreign line. Throws on entries from a newer build. */
+export function parseEntry(line: string): JournalEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const entry = value as Partial<JournalEntry> | null;
+  if (typeof entry?.v !== 'number' || typeof entry.id !== 'string' || typeof entry.op !== 'string') return undefined;
+  if (entry.v > JOURNAL_FORMAT || !OPS.has(entry.op)) {
+    throw new WikiError('newer-database', 'The chat history journal contains changes written by a newer version of Repo Wiki.', 'Update the Repo Wiki extension in every VS Code window. Nothing was changed.');
+  }
+  return entry as JournalEntry;
+}
+
+/** Appends entries durably to the highest segment. */
+export class JournalWriter {
+  private handle?: fs.FileHandle;
+  private segment = 0;
+
+  constructor(private readonly dir: string) {}
+
+  /**
+   * Resolves once the entry is on disk (fdatasync) in a segment that no compaction had passed by
+   * when it was written. A compaction starts segment n+1 before it reads segment n, so if a newer
+   * segment exists after our write, the compaction may have missed it: write it again there.
+   */
+  async append(entry: JournalEntry): Promise<void> {
+    const bytes = encodeEntry(entry);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const handle = this.handle;
+      if (!handle) throw new Error('The journal writer has no segment: call use() first.');
+      try {
+        const { bytesWritten } = await handle.write(bytes);
+        if (bytesWritten !== bytes.length) throw new Error(`only ${bytesWritten} of ${bytes.length} bytes were written`);
+        await handle.datasync();
+      } catch (error) {
+        throw storageError(segmentPath(this.dir, this.segment), error);
+      }
+      const segments = listSegments(this.dir);
+      const newest = Math.max(...segments);
+      if (newest === this.segment) return;
+      // A newer segment, or ours was removed by hand: write the entry again where readers will see it.
+      await this.use(newest > this.segment ? newest : this.segment);
+    }
+    throw new WikiError('store-busy', 'Could not save to the chat history: its journal kept being rotated by another window.', 'Try again in a moment.');
+  }
+
+  /** Switches appends to `segment`, creating it if needed (a compaction starts the next segment this way). */
+  async use(segment: number): Promise<void> {
+    await this.close();
+    const file = segmentPath(this.dir, segment);
+    try {
+      this.handle = await fs.open(file, 'a');
+      await syncDir(this.dir); // the new segment's name must survive a crash like its entries do
+    } catch (error) {
+      throw storageError(file, error);
+    }
+    this.segment = segment;
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+  }
+}
+
+export interface JournalRead {
+  entries: JournalEntry[];
+  /**
+   * The next segment to read is gone although later ones exist: something folded it (a compaction
+   * in another window, which rewrote the database first) or removed it, maybe before this reader
+   * had seen all of it.
+   */
+  gap: boolean;
+}
+
+/** Reads new complete entries in journal order, tracking (segment, byte offset). */
+export class JournalReader {
+  constructor(private readonly dir: string, private segmentNumber: number, private offset = 0) {}
+
+  get segment(): number {
+    return this.segmentNumber;
+  }
+
+  /** Continues at the start of `segment`. */
+  skipTo(segment: number): void {
+    this.segmentNumber = segment;
+    this.offset = 0;
+  }
+
+  /**
+   * Entries appended since the last read, from segments listed in `segments` up to `last`.
+   * Moving on from segment n is safe only because n+1 was listed before n was read: any later
+   * write to n is also written to n+1 by its appender (see JournalWriter.append).
+   */
+  readNew(segments: readonly number[], last = Infinity): JournalRead {
+    const entries: JournalEntry[] = [];
+    const start = segments.indexOf(this.segmentNumber);
+    if (start < 0) return { entries, gap: segments.some((segment) => segment > this.segmentNumber) };
+    for (const segment of segments.slice(start)) {
+      if (segment > last) break;
+      if (segment !== this.segmentNumber) this.skipTo(segment);
+      const chunk = readFrom(segmentPath(this.dir, segment), this.offset);
+      if (!chunk) return { entries, gap: true };
+      // Only whole lines: a line without its newline is still being written, or was torn by a crash.
+      const end = chunk.lastIndexOf(0x0a) + 1;
+      for (const line of chunk.subarray(0, end).toString('utf8').split('\n')) {
+        const entry = line && parseEntry(line);
+        if (entry) entries.push(entry);
+      }
+      this.offset += end;
+    }
+    return { entries, gap: false };
+  }
+}
+
+/** Bytes from `offset` to the end, or undefined when the file is gone. */
+function readFrom(file: string, offset: number): Buffer | undefined {
+  let fd: number;
+  try {
+    // A stat first: most reads find nothing new.
+    const { size } = fsSync.statSync(file);
+    if (size <= offset) return Buffer.alloc(0);
+    fd = fsSync.openSync(file, 'r');
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+  try {
+    const { size } = fsSync.fstatSync(fd);
+    const buffer = Buffer.alloc(Math.max(0, size - offset));
+    return buffer.subarray(0, fsSync.readSync(fd, buffer, 0, buffer.length, offset));
+  } finally {
+    fsSync.closeSync(fd);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Database } from 'sql.js';
+import { WikiError } from '../../core/errors';
+
+/**
+ * The conversation database schema, versioned by PRAGMA user_version. A database at version k
+ * gets every migration above k, in order, each in its own transaction. To change the schema,
+ * append a migration; never edit one that has shipped.
+ */
+
+export interface Migration {
+  version: number;
+  up(db: Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    up: (db) => db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE conversation (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        filed_page TEXT
+      );
+      CREATE INDEX conversation_by_updated ON conversation (updated);
+      CREATE TABLE turn (
+        conversation_id TEXT NOT NULL REFERENCES conversation (id),
+        turn_index INTEGER NOT NULL,
+        question TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        context TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        created TEXT NOT NULL,
+        -- The journal entry that added the turn, so replaying that entry again adds nothing.
+        entry_id TEXT UNIQUE,
+        PRIMARY KEY (conversation_id, turn_index)
+      );
+    `),
+  },
+];
+
+export const schemaVersion = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+
+/** Brings `db` up to the newest known version. A database from a newer build is refused, untouched. */
+export function migrate(db: Database, file: string, migrations: readonly Migration[] = MIGRATIONS): void {
+  const current = schemaVersion(db);
+  const known = migrations.at(-1)?.version ?? 0;
+  if (current > known) {
+    throw new WikiError(
+      'newer-database',
+      `The chat history database ${file} was written by a newer version of Repo Wiki (schema ${current}; this version knows up to ${known}).`,
+      'Update the Repo Wiki extension to open it. The file was left untouched.',
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.exec('BEGIN');
+    try {
+      migration.up(db);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
