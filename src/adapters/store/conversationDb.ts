@@ -24,7 +24,7 @@ export class ConversationDb {
    */
   private adoptOrphanTurns = false;
 
-  private constructor(private readonly db: Database, readonly fullText: boolean) {
+  private constructor(private readonly db: Database, private readonly fullText: boolean) {
     db.create_function('fts_score', (matchinfo: Uint8Array) => ftsScore(matchinfo));
   }
 
@@ -105,7 +105,8 @@ export class ConversationDb {
   private addTurn(entryId: string, turn: Omit<Turn, 'index'>): void {
     if (this.query('SELECT 1 FROM turn WHERE entry_id = ?', [entryId]).length) return;
     if (!this.conversation(turn.conversationId)) {
-      // Otherwise the conversation was deleted meanwhile (in another window): the turn is dropped, and appendTurn says so.
+      // Deleted meanwhile in another window: the turn is dropped, and appendTurn says so. After a
+      // salvage, though, the conversation's row may have been lost with the damaged file.
       if (!this.adoptOrphanTurns) return;
       this.run('INSERT INTO conversation (id, title, created, updated) VALUES (?, ?, ?, ?)', [turn.conversationId, titleFromQuestion(turn.question), turn.created, turn.created]);
     }
@@ -147,14 +148,20 @@ export class ConversationDb {
   adoptRows(conversations: readonly SqlValue[][], turns: readonly SqlValue[][]): void {
     this.adoptOrphanTurns = true;
     this.db.exec('BEGIN');
-    for (const row of conversations) this.run(`INSERT OR IGNORE INTO conversation (${CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, row);
-    for (const row of turns) {
-      const [conversationId, , question, , , , , , created] = row;
-      this.run('INSERT OR IGNORE INTO conversation (id, title, created, updated) VALUES (?, ?, ?, ?)', [conversationId, titleFromQuestion(String(question)), created, created]);
-      this.run(`INSERT OR IGNORE INTO turn (${TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, row);
+    try {
+      // OR IGNORE: a damaged row (a NULL where a value must be) is left out, not the whole salvage.
+      for (const row of conversations) this.run(`INSERT OR IGNORE INTO conversation (${CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, row);
+      for (const row of turns) {
+        const [conversationId, , question, , , , , , created] = row;
+        this.run('INSERT OR IGNORE INTO conversation (id, title, created, updated) VALUES (?, ?, ?, ?)', [conversationId, titleFromQuestion(String(question)), created, created]);
+        this.run(`INSERT OR IGNORE INTO turn (${TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, row);
+      }
+      if (this.fullText) this.db.exec(`INSERT INTO turn_fts (turn_fts) VALUES ('rebuild')`);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
     }
-    if (this.fullText) this.db.exec(`INSERT INTO turn_fts (turn_fts) VALUES ('rebuild')`);
-    this.db.exec('COMMIT');
   }
 
   conversation(id: string): Conversation | undefined {

@@ -151,13 +151,19 @@ export class JournalReader {
    */
   readNew(segments: readonly number[], last = Infinity): JournalRead {
     const entries: JournalEntry[] = [];
+    const later = (segment: number) => segments.some((other) => other > segment);
     const start = segments.indexOf(this.segmentNumber);
-    if (start < 0) return { entries, gap: segments.some((segment) => segment > this.segmentNumber) };
+    if (start < 0) return { entries, gap: later(this.segmentNumber) };
     for (const segment of segments.slice(start)) {
       if (segment > last) break;
       if (segment !== this.segmentNumber) this.skipTo(segment);
-      const chunk = readFrom(segmentPath(this.dir, segment), this.offset);
-      if (!chunk) return { entries, gap: true };
+      const file = segmentPath(this.dir, segment);
+      const size = fileSize(file);
+      if (size === undefined) return { entries, gap: later(segment) };
+      if (size < this.offset) this.offset = 0; // removed by hand and started again by an appender
+      if (size === this.offset) continue;
+      const chunk = readRange(file, this.offset, size);
+      if (!chunk) return { entries, gap: later(segment) };
       // Only whole lines: a line without its newline is still being written, or was torn by a crash.
       const end = chunk.lastIndexOf(0x0a) + 1;
       for (const line of chunk.subarray(0, end).toString('utf8').split('\n')) {
@@ -170,22 +176,27 @@ export class JournalReader {
   }
 }
 
-/** Bytes from `offset` to the end, or undefined when the file is gone. */
-function readFrom(file: string, offset: number): Buffer | undefined {
+function fileSize(file: string): number | undefined {
+  try {
+    return fsSync.statSync(file).size;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Bytes [from, to) of a file (fewer if it shrank meanwhile), or undefined when it is gone. */
+function readRange(file: string, from: number, to: number): Buffer | undefined {
   let fd: number;
   try {
-    // A stat first: most reads find nothing new.
-    const { size } = fsSync.statSync(file);
-    if (size <= offset) return Buffer.alloc(0);
     fd = fsSync.openSync(file, 'r');
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
   try {
-    const { size } = fsSync.fstatSync(fd);
-    const buffer = Buffer.alloc(Math.max(0, size - offset));
-    return buffer.subarray(0, fsSync.readSync(fd, buffer, 0, buffer.length, offset));
+    const buffer = Buffer.alloc(to - from);
+    return buffer.subarray(0, fsSync.readSync(fd, buffer, 0, buffer.length, from));
   } finally {
     fsSync.closeSync(fd);
   }

@@ -118,6 +118,7 @@ export class SqlJsConversationStore implements ConversationStore {
   /** Set for good once this build meets journal entries from a newer one. */
   private blocked?: WikiError;
   private closing?: Promise<void>;
+  private closed = false;
   private readonly dbFile: string;
 
   constructor(private readonly dir: string, private readonly sql: SqlJsStatic, private readonly settings: Settings) {
@@ -127,11 +128,20 @@ export class SqlJsConversationStore implements ConversationStore {
 
   /** Loads the database and replays the journal. Called once, by openConversationStore. */
   async open(warnings: string[]): Promise<void> {
-    const salvage = await this.load();
-    const before = this.appliedEntries;
-    await this.catchUp();
-    const replayed = this.appliedEntries - before;
-    await this.writer.use(Math.max(this.reader.segment, ...listSegments(this.dir)));
+    let salvage: string | undefined;
+    let replayed: number;
+    try {
+      salvage = await this.load();
+      const before = this.appliedEntries;
+      await this.catchUp();
+      replayed = this.appliedEntries - before;
+      await this.writer.use(Math.max(this.reader.segment, ...listSegments(this.dir)));
+    } catch (error) {
+      // sql.js memory is not garbage-collected: free it when the store never opens.
+      await this.writer.close();
+      this.db?.close();
+      throw error;
+    }
     if (salvage) {
       warnings.push(`${salvage} ${replayed} more change(s) were replayed from the journal.`);
       await this.compact(); // write the recovered rows to a new conversations.db now
@@ -141,22 +151,22 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   list(): Promise<Conversation[]> {
-    return this.reading(() => this.db.list());
+    return this.operation(() => this.db.list());
   }
 
   get(id: string): Promise<ConversationRecord | undefined> {
-    return this.reading(() => this.db.record(id));
+    return this.operation(() => this.db.record(id));
   }
 
   search(query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<SearchHit[]> {
     const terms = searchTerms(query);
     if (!terms.length) return Promise.resolve([]);
-    return this.reading(() => this.db.search(terms, limit));
+    return this.operation(() => this.db.search(terms, limit));
   }
 
   create(title: string): Promise<Conversation> {
     const conversation = { id: randomUUID(), title, created: this.settings.now().toISOString() };
-    return this.changing(async () => {
+    return this.operation(async () => {
       await this.record({ op: 'create', conversation });
       return this.db.conversation(conversation.id)!;
     });
@@ -165,7 +175,7 @@ export class SqlJsConversationStore implements ConversationStore {
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn> {
     // Only the fields of a turn: callers may pass richer objects.
     const { conversationId, question, answer, context, model, inputTokens, outputTokens, created } = turn;
-    return this.changing(async () => {
+    return this.operation(async () => {
       this.requireConversation(conversationId);
       const entry = await this.record({ op: 'turn', turn: { conversationId, question, answer, context, model, inputTokens, outputTokens, created } });
       // Absent when another window deleted the conversation just before: the journal dropped the turn.
@@ -176,21 +186,21 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   rename(id: string, title: string): Promise<void> {
-    return this.changing(async () => {
+    return this.operation(async () => {
       this.requireConversation(id);
       await this.record({ op: 'rename', conversationId: id, title });
     });
   }
 
   setFiledPage(id: string, slug: string): Promise<void> {
-    return this.changing(async () => {
+    return this.operation(async () => {
       this.requireConversation(id);
       await this.record({ op: 'filed', conversationId: id, slug });
     });
   }
 
   delete(id: string): Promise<ConversationRecord | undefined> {
-    return this.changing(async () => {
+    return this.operation(async () => {
       const record = this.db.record(id);
       if (record) await this.record({ op: 'delete', conversationId: id });
       return record;
@@ -198,8 +208,8 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   restore(record: ConversationRecord): Promise<void> {
-    return this.changing(async () => {
-      await this.record({ op: 'restore', record: { conversation: { ...record.conversation }, turns: record.turns.map((turn) => ({ ...turn })) } });
+    return this.operation(async () => {
+      await this.record({ op: 'restore', record });
     });
   }
 
@@ -208,6 +218,7 @@ export class SqlJsConversationStore implements ConversationStore {
    * was nothing to fold or another window holds the lock; nothing is lost then, the journal stays.
    */
   compact(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     this.compaction ??= this.runCompaction().finally(() => {
       this.compaction = undefined;
     });
@@ -220,19 +231,16 @@ export class SqlJsConversationStore implements ConversationStore {
       clearTimeout(this.timer);
       await this.tail;
       await this.compaction?.catch(() => undefined);
-      await this.compact().catch((error: unknown) => this.settings.onWarning(`The chat history journal was not folded into ${this.dbFile}: ${(error as Error).message} Nothing is lost; it is folded on the next open.`));
+      await this.compact().catch((error: unknown) => this.settings.onWarning(`The chat history journal was not folded into ${this.dbFile}: ${(error as Error).message} Nothing is lost; it is replayed on the next open.`));
+      this.closed = true;
       await this.writer.close();
       this.db.close();
     })();
     return this.closing;
   }
 
-  private reading<T>(read: () => T): Promise<T> {
-    return this.changing(async () => read());
-  }
-
   /** Runs `work` after this window's earlier operations, on a database caught up with the journal. */
-  private changing<T>(work: () => Promise<T>): Promise<T> {
+  private operation<T>(work: () => T | Promise<T>): Promise<T> {
     if (this.closing) return Promise.reject(new Error('The conversation store is closed.'));
     return this.exclusive(async () => {
       await this.catchUp();
