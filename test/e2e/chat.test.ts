@@ -9,7 +9,7 @@ const harness = (name: string) => require(path.join(ROOT, 'test', 'harness', nam
 const { ensureRuntime } = harness('runtime.cjs');
 const { startServer, installVsix } = harness('server.cjs');
 const { prepareWorkspace } = harness('ext-tests.cjs');
-const { launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } = harness('browser.cjs');
+const { launchBrowser, openWorkbench, screenshot, webviewFrame } = harness('browser.cjs');
 const { startMockAnthropic } = harness('mockAnthropic.cjs');
 
 const API_KEY = 'sk-ant-e2e-key-123456';
@@ -72,24 +72,31 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
   });
 
   async function openChat(): Promise<void> {
-    await page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]').click();
     const header = page.locator('.pane-header', { hasText: /^Chat/i });
+    // Clicking the icon of the container already shown would hide the side bar.
+    await page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]').waitFor({ timeout: 30000 });
+    if (!(await header.isVisible())) await page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]').click();
     await header.waitFor({ timeout: 30000 });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await chat().locator('#question').waitFor({ timeout: 30000 });
   }
 
-  async function askInView(question: string): Promise<void> {
+  /** Sends a question from the input box; returns the locator of its (new) answer. */
+  async function askInView(question: string) {
+    const answers = chat().locator('.message.answer');
+    const before = await answers.count();
     const input = chat().locator('#question');
     await input.fill(question);
-    await input.press('Enter');
+    await chat().locator('button#send:not([disabled])').click();
+    const answer = answers.nth(before);
+    await answer.waitFor({ timeout: 30000 });
+    return answer;
   }
 
   it('streams an answer token by token, with the pages used and the model', async () => {
     await openChat();
     mock.script({ text: 'Requests pass through middleware first, see [[request-pipeline]] and `src/pipeline.ts:Pipeline.run`. Then the router picks a handler.', chunks: 12, delayMs: 250 });
-    await askInView('How does a request flow through the app?');
-    const answer = chat().locator('.message.answer').last();
+    const answer = await askInView('How does a request flow through the app?');
     await chat().locator('button#stop').waitFor({ state: 'visible', timeout: 30000 });
     await answer.filter({ hasText: 'Requests' }).waitFor({ timeout: 30000 });
     const partial = (await answer.textContent()) ?? '';
@@ -103,9 +110,8 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
 
   it('stops a stream with the Stop button and keeps what arrived', async () => {
     mock.script({ hang: true, text: 'The router matches segments' });
-    await askInView('Explain the router');
-    const answer = chat().locator('.message.answer').last();
-    await answer.filter({ hasText: 'The' }).waitFor({ timeout: 30000 });
+    const answer = await askInView('Explain the router');
+    await answer.filter({ hasText: 'The rou' }).waitFor({ timeout: 30000 });
     await chat().locator('button#stop').click();
     await answer.filter({ hasText: '(stopped)' }).waitFor({ timeout: 30000 });
     await screenshot(page, 'chat-stopped');
@@ -113,8 +119,7 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
 
   it('renders hostile page content and model output as inert text', async () => {
     mock.script({ text: 'Look: <script>window.__xss=6</script> <img src=x onerror="window.__xss=7"> [bad](javascript:window.__xss=8) [data](data:text/html,<script>x</script>) and [[hostile-notes]].' });
-    await askInView('What is the zanzibar pipeline?');
-    const answer = chat().locator('.message.answer').last();
+    const answer = await askInView('What is the zanzibar pipeline?');
     await answer.filter({ hasText: '<script>window.__xss=6</script>' }).waitFor({ timeout: 30000 });
     await chat().locator('.answer-footer .page-link[data-slug="hostile-notes"]').last().waitFor({ timeout: 10000 });
     // Every frame, the webview's included: no sentinel set, no script element, no handler or link attribute.
@@ -138,17 +143,21 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await openChat();
     await chat().locator('button#show-history').click();
+    // The three questions so far were one conversation, continued turn by turn.
     const items = chat().locator('#history .conversation-item');
-    await items.filter({ hasText: 'How does a request flow through the app?' }).first().waitFor({ timeout: 30000 });
-    await items.filter({ hasText: 'Explain the router' }).first().waitFor({ timeout: 5000 });
+    await items.filter({ hasText: 'How does a request flow through the app?' }).filter({ hasText: '3 turns' }).first().waitFor({ timeout: 30000 });
     await screenshot(page, 'chat-history-after-reload');
     await items.filter({ hasText: 'How does a request flow through the app?' }).first().locator('.conversation-open').click();
     await chat().locator('.message.answer', { hasText: 'picks a handler' }).waitFor({ timeout: 30000 });
   });
 
   it('asks about a selection from the editor context menu', async () => {
-    await runCommand(page, 'Go to File...');
-    await page.keyboard.type('errors.ts');
+    await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 600, y: 5 } });
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill('src/errors.ts');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'errors.ts' }).first().waitFor({ timeout: 30000 });
     await page.keyboard.press('Enter');
     await page.locator('.tab.active', { hasText: 'errors.ts' }).waitFor({ timeout: 30000 });
     const line = page.locator('.view-line', { hasText: 'export function toErrorResponse' }).first();
@@ -156,7 +165,12 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     await page.keyboard.press('Home');
     for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
     await line.click({ button: 'right' });
-    await page.locator('.context-view .action-item', { hasText: 'Ask about selection' }).first().click();
+    const item = page.locator('.context-view .action-item', { hasText: 'Ask about selection' }).first();
+    await item.waitFor({ timeout: 10000 });
+    await screenshot(page, 'chat-ask-about-selection-menu');
+    // The menu takes keyboard input; a pointer block sits over it in the web workbench.
+    await item.hover();
+    await page.keyboard.press('Enter');
     const chip = chat().locator('.selection-chip');
     await chip.waitFor({ timeout: 30000 });
     assert.match((await chip.textContent()) ?? '', /errors\.ts/);
@@ -166,7 +180,7 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
 
   it('saves a conversation to the wiki and shows it in the Pages tree', async () => {
     mock.script({ text: 'Thrown errors become responses in one place: [[errors-become-responses-at-the-edge]].' });
-    await chat().locator('#question').press('Enter');
+    await chat().locator('button#send:not([disabled])').click();
     await chat().locator('.message.answer', { hasText: 'one place' }).waitFor({ timeout: 30000 });
     await chat().locator('button#save-to-wiki').click();
     await chat().locator('.filed-note').waitFor({ timeout: 30000 });
@@ -174,8 +188,11 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     const header = page.locator('.pane-header', { hasText: /^Pages/i });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await pages.locator('.monaco-list-row', { hasText: 'Conversations' }).first().waitFor({ timeout: 30000 });
-    const filed = fs.readdirSync(path.join(workspace, '.wiki', 'pages')).filter((f) => f.startsWith('explain-this'));
-    assert.equal(filed.length, 1, fs.readdirSync(path.join(workspace, '.wiki', 'pages')).join(', '));
+    // The view kept continuing its first conversation, so the page is named after that one's title.
+    const filed = path.join(workspace, '.wiki', 'pages', 'how-does-a-request-flow-through-the-app.md');
+    assert.ok(fs.existsSync(filed), fs.readdirSync(path.dirname(filed)).join(', '));
+    assert.match(fs.readFileSync(filed, 'utf8'), /^topic: conversations$/m);
+    assert.match(fs.readFileSync(filed, 'utf8'), /## Explain this in the context of the wiki/);
     await screenshot(page, 'chat-saved-to-wiki');
   });
 });
