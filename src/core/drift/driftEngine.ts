@@ -140,15 +140,22 @@ export class DriftEngine {
   }
 
   private async read(relPath: string): Promise<SourceState> {
-    const absolute = path.join(this.root, relPath);
-    const stat = await this.fs.stat(absolute);
-    if (!stat?.isFile) return { exists: false };
-    const bytes = await this.fs.readFile(absolute);
+    let bytes: Uint8Array;
+    try {
+      // No stat first: one system call less per cited file, and a missing file shows up here anyway.
+      bytes = await this.fs.readFile(path.join(this.root, relPath));
+    } catch (error) {
+      if (MISSING.has((error as NodeJS.ErrnoException).code ?? '')) return { exists: false };
+      throw error;
+    }
     if (!TS_LIKE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
     const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes));
-    return { exists: true, symbols: parsed.symbols, fingerprint: parsed.fingerprint };
+    // The whole-file hash costs a pass over every token: take it only for whole-file citations.
+    return { exists: true, symbols: parsed.symbols, get fingerprint() { return parsed.fingerprint; } };
   }
 }
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
 /** FNV-1a over the bytes with line endings normalised, so a CRLF checkout is not drift. */
 export function contentFingerprint(bytes: Uint8Array): string {
