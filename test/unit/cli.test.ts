@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -148,6 +148,63 @@ describe('repo-wiki CLI', function () {
       const result = run(['lint', '--workspace', ws, '--format', 'github']);
       assert.equal(result.code, 2);
       assert.match(result.stderr, /--format must be text or json/);
+    });
+  });
+
+  describe('query', () => {
+    const DEMO = path.resolve(__dirname, '../../../demo');
+    const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
+
+    function runAsync(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+      const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+    }
+
+    it('answers offline from retrieval and prints the pages in retrieval order as JSON', async () => {
+      const result = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--format', 'json'], {});
+      assert.equal(result.code, 0, result.stderr);
+      const answer = JSON.parse(result.stdout);
+      assert.deepEqual(Object.keys(answer), ['answer', 'offline', 'pages']);
+      assert.equal(answer.offline, true);
+      assert.match(answer.answer, /^\*\*Offline answer\*\*/);
+      assert.equal(answer.pages[0].slug, 'errors-become-responses-at-the-edge');
+      const scores = answer.pages.map((p: { score: number }) => p.score);
+      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    });
+
+    it('asks the model through the real SDK when a key is set, with the chat prompt', async () => {
+      const mock = await startMockAnthropic({ validKey: 'sk-ant-cli-key-1' });
+      try {
+        mock.script({ text: 'Errors are thrown and turned into responses in [[errors-become-responses-at-the-edge]].' });
+        const result = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO], { ANTHROPIC_API_KEY: 'sk-ant-cli-key-1', ANTHROPIC_BASE_URL: mock.url });
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(result.stdout, /^Errors are thrown and turned into responses in \[\[errors-become-responses-at-the-edge\]\]\.\n/);
+        assert.match(result.stdout, /Pages used: \[\[errors-become-responses-at-the-edge\]\]/);
+        const body = mock.requests[0].body;
+        assert.equal(body.system[1].cache_control.type, 'ephemeral');
+        assert.match(body.messages.at(-1).content, /<page slug="errors-become-responses-at-the-edge"/);
+        const offline = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--offline', '--format', 'json'], { ANTHROPIC_API_KEY: 'sk-ant-cli-key-1', ANTHROPIC_BASE_URL: mock.url });
+        assert.equal(JSON.parse(offline.stdout).offline, true);
+        assert.equal(mock.requests.length, 1, '--offline sends nothing');
+      } finally {
+        await mock.close();
+      }
+    });
+
+    it('a rejected key exits 2 with the next step, and without the key', async () => {
+      const mock = await startMockAnthropic({ validKey: 'sk-ant-right-key' });
+      try {
+        const result = await runAsync(['query', 'anything', '--workspace', DEMO], { ANTHROPIC_API_KEY: 'sk-ant-wrong-key', ANTHROPIC_BASE_URL: mock.url });
+        assert.equal(result.code, 2);
+        assert.match(result.stderr, /API key was rejected/);
+        assert.doesNotMatch(result.stderr + result.stdout, /sk-ant-wrong-key/);
+      } finally {
+        await mock.close();
+      }
     });
   });
 });
