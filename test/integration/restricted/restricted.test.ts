@@ -3,6 +3,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { HostToWebview } from '../../../src/shared/protocol';
+import type { ChatHooks } from '../../../src/vscode/chat/chatView';
 import { activateExtension, lintDiagnostics, waitFor, workspaceRoot } from '../helpers';
 
 // This window opens the demo workspace with workspace trust on and the folder untrusted.
@@ -48,4 +50,35 @@ describe('Restricted Mode: Repo Wiki reads but never writes', () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     assert.equal(fs.readFileSync(wikiFile('index.json'), 'utf8'), conflicted);
   });
+
+  it('chat answers offline and sends nothing to a model, even with a key set', async () => {
+    const { startMockAnthropic } = require(path.join(findUp('test/harness/mockAnthropic.cjs')));
+    const mock = await startMockAnthropic();
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-restricted-key';
+    await vscode.workspace.getConfiguration('repoWiki.llm').update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+    try {
+      const api = await activateExtension();
+      const chat = api.hooks.chat as ChatHooks;
+      const posted: HostToWebview[] = [];
+      const subscription = chat.onDidPost((m) => posted.push(m));
+      await chat.send({ type: 'ask', requestId: 'restricted1', question: 'How do errors become HTTP responses?' });
+      subscription.dispose();
+      const done = posted.find((m): m is Extract<HostToWebview, { type: 'turnDone' }> => m.type === 'turnDone');
+      assert.ok(done, JSON.stringify(posted.filter((m) => m.type === 'turnFailed')));
+      assert.equal(done.turn.offline, true);
+      assert.match(done.turn.answer, /Restricted Mode/);
+      assert.equal(mock.requests.length, 0);
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+      await vscode.workspace.getConfiguration('repoWiki.llm').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await mock.close();
+    }
+  });
 });
+
+function findUp(relative: string): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, relative))) return path.join(dir, relative);
+  }
+  throw new Error(`${relative} not found`);
+}
