@@ -24,7 +24,8 @@ const stub = () => new Proxy(function () {}, {
 // A plain object so the bundle's ESM interop can copy the namespaces it imports.
 const vscode = Object.fromEntries(['window', 'workspace', 'commands', 'languages', 'extensions', 'env', 'Uri', 'EventEmitter',
   'Disposable', 'DiagnosticSeverity', 'Diagnostic', 'Range', 'Position', 'TreeItem', 'TreeItemCollapsibleState', 'ThemeIcon',
-  'ThemeColor', 'MarkdownString', 'ProgressLocation'].map((key) => [key, stub()]));
+  'ThemeColor', 'MarkdownString', 'ProgressLocation', 'CodeActionKind', 'CodeAction', 'CodeLens', 'Hover', 'Selection',
+  'StatusBarAlignment', 'ConfigurationTarget', 'WorkspaceEdit'].map((key) => [key, stub()]));
 const load = Module._load;
 Module._load = function (request, ...rest) { return request === 'vscode' ? vscode : load.call(this, request, ...rest); };
 const [target, mode] = process.argv.slice(2);
@@ -33,7 +34,7 @@ const loaded = require(target);
 const requireMs = performance.now() - t;
 let activateMs = 0;
 if (mode === 'activate') {
-  const context = { subscriptions: [], extensionPath: __dirname, extensionUri: stub() };
+  const context = { subscriptions: [], extensionPath: __dirname, extensionUri: stub(), secrets: stub(), globalStorageUri: stub() };
   t = performance.now();
   loaded.activate(context);
   activateMs = performance.now() - t;

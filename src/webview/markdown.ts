@@ -7,6 +7,7 @@
  * Pure: a string in, an HTML string out; no DOM, so it runs (and is tested) in Node too.
  */
 import MarkdownIt from 'markdown-it';
+import { parseCitationText } from '../shared/citationSyntax';
 
 export interface RenderOptions {
   /** Slugs of pages known to be stale: their links get the `stale` class. */
@@ -37,12 +38,6 @@ export function parseWikiLink(inner: string): { slug: string; label?: string } |
   return label ? { slug, label } : { slug };
 }
 
-// The same rules as the host's citation parser (core/drift/citations.ts), which the webview may
-// not import: a path needs a slash or a familiar extension, and symbols only follow TS/JS files.
-const TS_LIKE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
-const KNOWN_EXTENSION = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|d\.ts|json|jsonc|md|mdx|ya?ml|toml|css|scss|less|html?|svg|sql|sh|bash|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|swift|txt|env|ini|xml|graphql|proto|lock)$/i;
-const CITATION = /^(?<path>[^\s:`*?"<>|]+?)(?::(?<symbol>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*)(?:\(\))?)?$/;
-
 /**
  * The citation to send in `openCitation` when inline code looks like one (`src/a.ts:Foo.bar`,
  * `src/a.ts`, `package.json`), else undefined. Paths outside the workspace are not offered; the
@@ -50,15 +45,8 @@ const CITATION = /^(?<path>[^\s:`*?"<>|]+?)(?::(?<symbol>[A-Za-z_$][\w$]*(?:\.[A
  */
 export function codeCitation(raw: string): string | undefined {
   if (raw.length > MAX_CITATION) return undefined;
-  const text = raw.trim().replace(/\(\)$/, '');
-  const match = CITATION.exec(text);
-  if (!match?.groups) return undefined;
-  const path = match.groups.path.replace(/\\/g, '/');
-  if (!path.includes('/') && !KNOWN_EXTENSION.test(path)) return undefined;
-  if (!/[A-Za-z0-9]/.test(path) || path.endsWith('/')) return undefined;
-  if (match.groups.symbol && !TS_LIKE.test(path)) return undefined;
-  if (path.startsWith('/') || path.startsWith('~') || path.split('/').includes('..')) return undefined;
-  return text;
+  const citation = parseCitationText(raw);
+  return citation && !citation.outside ? citation.text : undefined;
 }
 
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: false });
