@@ -20,6 +20,7 @@ const stub = () => new Proxy(function () {}, {
   get: (_t, key) => key === 'then' || typeof key === 'symbol' ? undefined : key === 'workspaceFolders' ? [] : key === 'isTrusted' ? true : stub(),
   apply: () => stub(),
   construct: () => stub(),
+  set: () => true,
 });
 // A plain object so the bundle's ESM interop can copy the namespaces it imports.
 const vscode = Object.fromEntries(['window', 'workspace', 'commands', 'languages', 'extensions', 'env', 'Uri', 'EventEmitter',
