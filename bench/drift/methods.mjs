@@ -128,11 +128,12 @@ const methods = {
 
 function makeEngine() {
   const { DriftEngine } = out('core/drift/driftEngine');
-  const { NodeFileSystem } = out('adapters/nodeFileSystem');
+  // The file system the drift worker and the CLI use.
+  const { WorkerFileSystem } = out('adapters/drift/workerFileSystem');
   const { CachingSymbolParser, TsSymbolParser } = out('adapters/typescript/tsSymbolParser');
   const { WorkspaceSearch } = out('adapters/workspaceSearch');
   const { Wiki } = out('core/wiki');
-  const fs = new NodeFileSystem();
+  const fs = new WorkerFileSystem();
   return {
     engine: new DriftEngine(root, fs, new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root)),
     wiki: new Wiki(root, fs, { now: () => new Date() }),

@@ -1,4 +1,4 @@
-import { NodeFileSystem } from '../adapters/nodeFileSystem';
+import { WorkerFileSystem } from '../adapters/drift/workerFileSystem';
 import { CachingSymbolParser, TsSymbolParser } from '../adapters/typescript/tsSymbolParser';
 import { WorkspaceSearch } from '../adapters/workspaceSearch';
 import { DriftEngine, type DriftReport } from '../core/drift/driftEngine';
@@ -7,7 +7,7 @@ import type { Wiki } from '../core/wiki';
 
 /** One drift pass over the whole wiki; with `stamp`, citations without an anchor are stamped first. */
 export async function checkDrift(wiki: Wiki, options: { stamp: boolean }): Promise<{ report: DriftReport; stamped: number }> {
-  const engine = new DriftEngine(wiki.root, new NodeFileSystem(), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(wiki.root));
+  const engine = new DriftEngine(wiki.root, new WorkerFileSystem(), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(wiki.root));
   let pages = await wiki.loadPages();
   let stamped = 0;
   if (options.stamp) {

@@ -5,12 +5,12 @@ import { stampPage } from '../../core/drift/stamp';
 import { WikiError } from '../../core/errors';
 import { parsePage } from '../../core/page';
 import { Wiki } from '../../core/wiki';
-import { NodeFileSystem } from '../nodeFileSystem';
 import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
 import { WorkspaceSearch } from '../workspaceSearch';
 import type { DriftRequest, FromWorker, ToWorker } from './protocol';
+import { WorkerFileSystem } from './workerFileSystem';
 
-const fs = new NodeFileSystem();
+const fs = new WorkerFileSystem();
 const parser = new CachingSymbolParser(new TsSymbolParser());
 const folders = new Map<string, { wiki: Wiki; engine: DriftEngine; search: WorkspaceSearch }>();
 const cancelled = new Set<number>();
