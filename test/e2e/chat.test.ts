@@ -73,10 +73,17 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
 
   async function openChat(): Promise<void> {
     const header = page.locator('.pane-header', { hasText: /^Chat/i });
-    // Clicking the icon of the container already shown would hide the side bar.
-    await page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]').waitFor({ timeout: 30000 });
-    if (!(await header.isVisible())) await page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]').click();
-    await header.waitFor({ timeout: 30000 });
+    const icon = page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]');
+    await icon.waitFor({ timeout: 30000 });
+    // The icon toggles: a click while the view is still being restored hides it again, so check and retry.
+    for (let attempt = 1; !(await header.isVisible()); attempt++) {
+      await icon.click();
+      try {
+        await header.waitFor({ timeout: 5000 });
+      } catch (error) {
+        if (attempt === 4) throw error;
+      }
+    }
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await chat().locator('#question').waitFor({ timeout: 30000 });
   }
