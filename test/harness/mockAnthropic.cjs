@@ -3,7 +3,9 @@
 //
 //   const mock = await startMockAnthropic({ validKey });   // mock.url, mock.requests ({ headers, body, apiKey }), mock.close()
 //   mock.script(reply, ...)   queue replies, one per request; each is an object or (body) => object:
-//     { text, chunks?, delayMs?, model?, inputTokens? }  an answer, streamed in `chunks` deltas
+//     { text, chunks?, delayMs?, model?, inputTokens?, onChunk? }  an answer, streamed in `chunks`
+//                                                     deltas (a count, or the deltas themselves);
+//                                                     onChunk(i, text) runs as each one is written
 //     { status, retryAfter?, message? }                  an API error (401, 429, 529, 400, 500…)
 //     { text, cutAfterChunks }                           stream some deltas, then drop the socket
 //     { text, hang: true }                               stream one delta, then wait for the client to go
@@ -54,7 +56,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply } = {}) {
     if (reply.status) return error(res, reply);
     const model = reply.model ?? body.model;
     const inputTokens = reply.inputTokens ?? Math.ceil(raw.length / 4);
-    const parts = split(reply.text ?? '', reply.chunks ?? 4);
+    const parts = Array.isArray(reply.chunks) ? reply.chunks : split(reply.text ?? '', reply.chunks ?? 4);
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'msg_mock', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: reply.text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: parts.length } }));
@@ -67,6 +69,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply } = {}) {
     for (const [i, part] of parts.slice(0, limit).entries()) {
       if (i && reply.delayMs) await sleep(reply.delayMs);
       sse(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text: part } });
+      reply.onChunk?.(i, part);
     }
     if (reply.hang) {
       await new Promise((resolve) => res.once('close', resolve));
