@@ -182,12 +182,11 @@ describe('ChatService', () => {
     assert.equal((await store.get(result.conversation.id))?.turns[0].answer, result.turn.answer);
   });
 
-  it('does not persist a failed turn, and rethrows the model error', async () => {
+  it('does not persist a failed turn or an empty conversation, and rethrows the model error', async () => {
     const { pages } = await wikiWith(PAGES);
     const { chat, store } = service(pages, { model: new ScriptedModel([new LlmError('auth', 'bad key')]) });
     await assert.rejects(chat.ask({ question: 'router?' }, { onText: () => {} }), (e: LlmError) => e.kind === 'auth');
-    const [conversation] = await store.list();
-    assert.equal(conversation.turnCount, 0);
+    assert.deepEqual(await store.list(), [], 'a new conversation whose first turn failed is not kept');
   });
 
   it('pins pages attached to a selection ahead of retrieval', async () => {

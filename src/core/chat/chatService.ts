@@ -152,7 +152,14 @@ export class ChatService {
     const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
     const conversation = existing?.conversation ?? (await store.create(titleFromQuestion(question)));
     events.onConversation?.(conversation);
-    const answer = await this.engine.answer({ ...request, question, priorTurns: existing?.turns ?? [] }, events, signal);
+    let answer: Answer;
+    try {
+      answer = await this.engine.answer({ ...request, question, priorTurns: existing?.turns ?? [] }, events, signal);
+    } catch (error) {
+      // A conversation whose first turn failed has nothing in it: do not leave it in the history.
+      if (!existing) await store.delete(conversation.id);
+      throw error;
+    }
     const turn = await store.appendTurn({
       conversationId: conversation.id, question, answer: answer.text, context: answer.context, model: answer.model,
       inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
