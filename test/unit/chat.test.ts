@@ -4,7 +4,8 @@ import { fileBackConversation } from '../../src/core/chat/fileBack';
 import { offlineAnswer } from '../../src/core/chat/offline';
 import { buildPrompt, catalog } from '../../src/core/chat/prompt';
 import { bestPassage, retrievalQuery, WikiRetriever } from '../../src/core/chat/retrieval';
-import { titleFromQuestion } from '../../src/core/chat/conversation';
+import { titleFromQuestion, type ConversationRecord } from '../../src/core/chat/conversation';
+import { conversationToJson, conversationToMarkdown } from '../../src/core/chat/export';
 import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../src/core/llm';
 import type { WikiPage } from '../../src/core/model';
 import { Wiki } from '../../src/core/wiki';
@@ -234,5 +235,31 @@ describe('file-back', () => {
     assert.deepEqual(log[1].pages, ['how-are-errors-handled']);
     const lint = await wiki.lint();
     assert.deepEqual(lint.issues.filter((i) => i.page.includes('how-are-errors-handled')).map((i) => i.code), [], 'a filed conversation is not an orphan');
+  });
+});
+
+describe('conversation export', () => {
+  const record: ConversationRecord = {
+    conversation: { id: 'c1', title: 'How are errors handled?', created: '2026-11-22T10:00:00.000Z', updated: '2026-11-22T10:05:00.000Z', turnCount: 1 },
+    turns: [{
+      conversationId: 'c1', index: 0, question: 'How are errors handled?', answer: 'They are thrown as [[error-handling]].',
+      context: { pages: [{ slug: 'error-handling', title: 'Errors', score: 2.5, stale: false }, { slug: 'old-routing', title: 'Old', score: 1, stale: true }], offline: false,
+        selection: { path: 'src/errors.ts', startLine: 3, endLine: 5, language: 'typescript', text: 'throw new HttpError(404);', truncated: false } },
+      model: 'claude-test-1', inputTokens: 10, outputTokens: 5, created: '2026-11-22T10:05:00.000Z',
+    }],
+  };
+
+  it('writes Markdown with the question, the selection, the answer and its sources', () => {
+    const markdown = conversationToMarkdown(record);
+    assert.match(markdown, /^# How are errors handled\?\n\n_2026-11-22 · 1 question_/);
+    assert.match(markdown, /## How are errors handled\?\n\nAbout `src\/errors.ts` lines 3–5:\n\n````typescript\nthrow new HttpError\(404\);\n````/);
+    assert.match(markdown, /They are thrown as \[\[error-handling\]\]\.\n\n_Pages used: \[\[error-handling\]\], \[\[old-routing\]\] \(stale\) · claude-test-1_/);
+  });
+
+  it('writes JSON with every stored field and a format marker', () => {
+    const json = JSON.parse(conversationToJson(record));
+    assert.equal(json.format, 'repo-wiki-conversation');
+    assert.equal(json.version, 1);
+    assert.deepEqual({ conversation: json.conversation, turns: json.turns }, record);
   });
 });
