@@ -26,17 +26,18 @@ describe('Drift detection in a real VS Code extension host', () => {
     assert.ok(await document.save());
   }
 
-  /** The quick fixes the light bulb offers on a diagnostic's range (the page must be open, as it is for a user). */
-  async function quickFixes(uri: vscode.Uri, diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
+  /**
+   * The quick fixes the light bulb offers on a diagnostic's range (the page must be open, as it is
+   * for a user), once one titled `wanted…` is among them.
+   */
+  async function quickFixes(uri: vscode.Uri, diagnostic: vscode.Diagnostic, wanted: string): Promise<vscode.CodeAction[]> {
     await vscode.window.showTextDocument(uri, { preview: false });
-    // A freshly opened editor may cancel the first request while its model settles; ask again then.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value);
-      } catch (error) {
-        if ((error as Error).name !== 'Canceled' || attempt === 3) throw error;
-      }
-    }
+    // A freshly opened editor can cancel a request, or answer before the latest check is in: ask again.
+    return waitFor(`a "${wanted}" quick fix`, async () => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value)
+        .then((found) => found, (error: Error) => (error.name === 'Canceled' ? [] : Promise.reject(error)));
+      return actions.some((action) => action.title.startsWith(wanted)) ? actions : undefined;
+    });
   }
 
   async function apply(action: vscode.CodeAction): Promise<void> {
@@ -68,7 +69,7 @@ describe('Drift detection in a real VS Code extension host', () => {
   it('"Mark as reviewed" re-stamps the anchor, logs a stamp and clears the diagnostic', async () => {
     const uri = pageUri('errors-become-responses-at-the-edge');
     const diagnostic = await waitForDrift('errors-become-responses-at-the-edge', 'signature-changed');
-    const fixes = await quickFixes(uri, diagnostic);
+    const fixes = await quickFixes(uri, diagnostic, 'Mark as reviewed');
     const titles = fixes.map((f) => f.title);
     assert.ok(titles.includes('Open TodoStore.complete'), titles.join(', '));
     assert.ok(titles.includes('Mark page as stale…'), titles.join(', '));
@@ -103,7 +104,7 @@ describe('Drift detection in a real VS Code extension host', () => {
     const uri = pageUri('router-trailing-slashes');
     const diagnostic = await waitForDrift('router-trailing-slashes', 'moved-symbol', 'splitPath');
     assert.match(diagnostic.message, /now declared in src\/paths\.ts/);
-    const update = (await quickFixes(uri, diagnostic)).find((f) => f.title === 'Update citation to src/paths.ts:splitPath');
+    const update = (await quickFixes(uri, diagnostic, 'Update citation')).find((f) => f.title === 'Update citation to src/paths.ts:splitPath');
     assert.ok(update, 'an "Update citation" quick fix');
     assert.equal(update.isPreferred, true);
     await apply(update);
@@ -125,7 +126,7 @@ describe('Drift detection in a real VS Code extension host', () => {
     assert.equal(unverified.severity, vscode.DiagnosticSeverity.Information);
     const outside = await waitForDrift('middleware-conventions', 'outside-workspace', '../secrets.ts');
     assert.equal(outside.severity, vscode.DiagnosticSeverity.Error);
-    const titles = (await quickFixes(uri, unverified)).map((f) => f.title);
+    const titles = (await quickFixes(uri, unverified, 'Mark as reviewed')).map((f) => f.title);
     assert.ok(titles.some((t) => t.startsWith('Mark as reviewed')), titles.join(', '));
   });
 
