@@ -42,6 +42,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     message: string,
     readonly status?: number,
+    /** The text that had streamed before the failure, if any (a cut stream is never retried). */
+    readonly partialText?: string,
   ) {
     super(message);
     this.name = 'LlmError';
@@ -59,7 +61,7 @@ export function isLlmError(error: unknown): error is LlmError {
 export interface StreamCallbacks {
   /** Each text delta as it arrives. */
   onText(delta: string): void;
-  /** Called before waiting to retry a 429/529, so the user can be told. */
+  /** Called before waiting to retry a 429/529 (or a failed connection, with status 0), so the user can be told. */
   onRetry?(info: { attempt: number; delayMs: number; status: number }): void;
 }
 

@@ -1,100 +1,169 @@
-// A local mock of the Anthropic Messages API (POST /v1/messages, JSON and SSE streaming) on
-// 127.0.0.1, used through the real SDK by unit, integration and e2e tests.
+// A local mock of the Anthropic Messages API (POST /v1/messages on 127.0.0.1), answering as JSON or
+// as SSE in the real event order, so unit, integration and e2e tests can run the real SDK against it.
 //
-//   const mock = await startMockAnthropic({ validKey });   // mock.url, mock.requests ({ headers, body, apiKey }), mock.close()
-//   mock.script(reply, ...)   queue replies, one per request; each is an object or (body) => object:
-//     { text, chunks?, delayMs?, model?, inputTokens?, onChunk? }  an answer, streamed in `chunks`
-//                                                     deltas (a count, or the deltas themselves);
-//                                                     onChunk(i, text) runs as each one is written
-//     { status, retryAfter?, message? }                  an API error (401, 429, 529, 400, 500…)
-//     { text, cutAfterChunks }                           stream some deltas, then drop the socket
-//     { text, hang: true }                               stream one delta, then wait for the client to go
-//   With the queue empty, the answer echoes the last user message.
-//   Run standalone: node test/harness/mockAnthropic.cjs [--port N]
+//   const mock = await startMockAnthropic({ validKey?, port?, defaultReply? });
+//   mock.url, mock.requests, mock.script(...replies), mock.settled(), mock.close()
+//
+// Replies are queued by script() and consumed one per request; each is an object or (body) => object:
+//   { text?, chunks?, delayMs?, model?, usage?, onChunk? }  an answer streamed in `chunks` deltas (a count,
+//                                            default 4, or the deltas themselves); onChunk(i, delta) runs
+//                                            as each is written; usage overrides the reported token counts
+//   { status, retryAfter?, retryAfterMs?, errorType?, message? }
+//                                            an HTTP error in the API's JSON shape (401, 429, 529, 400…);
+//                                            a bare 400 says "prompt is too long"
+//   { cutAfterChunks: n, text? }             stream n deltas, then destroy the socket
+//   { hang: true, text? }                    stream one delta, then wait until the client disconnects
+//   { streamError: 'overloaded_error', afterChunks? }
+//                                            an `event: error` inside a 200 stream, as the API sends
+//                                            when it is overloaded mid-answer
+// Without `text`, a reply answers with the default text (an echo of the last user message).
+// Each recorded request is { headers, body, apiKey, outcome }: apiKey comes from x-api-key or a bearer
+// token (this SDK version sends the key as `Authorization: Bearer`); outcome is set once the response
+// is over: 'complete' | 'error' | 'cut' | 'client-closed'. settled() resolves when every response
+// so far is over, e.g. to assert that a cancelled request really closed its connection.
+//
+// Standalone: node test/harness/mockAnthropic.cjs [--port N] [--key K]   (prints the URL)
+'use strict';
 const http = require('node:http');
 
-const ERROR_TYPES = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' };
-
-function sse(res, type, data) {
-  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-}
-
-function split(text, chunks) {
-  const size = Math.max(1, Math.ceil(text.length / Math.max(1, chunks)));
-  const parts = [];
-  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-  return parts.length ? parts : [''];
-}
+const ERRORS = {
+  400: ['invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum'],
+  401: ['authentication_error', 'invalid x-api-key'],
+  403: ['permission_error', 'Your API key does not have permission to use the specified resource.'],
+  404: ['not_found_error', 'Not found'],
+  413: ['request_too_large', 'Request exceeds the maximum allowed number of bytes.'],
+  429: ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit.'],
+  500: ['api_error', 'Internal server error'],
+  529: ['overloaded_error', 'Overloaded'],
+};
+const STREAM_ERROR_MESSAGES = { overloaded_error: 'Overloaded', rate_limit_error: ERRORS[429][1], api_error: ERRORS[500][1] };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startMockAnthropic({ validKey, port = 0, defaultReply } = {}) {
+async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = {}) {
   const queue = [];
   const requests = [];
+  const inFlight = new Set();
   const sockets = new Set();
+  let nextId = 1;
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => {
+    const done = handle(req, res).catch((error) => {
+      console.error('[mockAnthropic]', error);
+      res.destroy();
+    });
+    inFlight.add(done);
+    done.finally(() => inFlight.delete(done));
+  });
+
+  async function handle(req, res) {
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    if (req.method !== 'POST' || !req.url.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `No route ${req.method} ${req.url}` } }));
-      return;
+    if (req.method !== 'POST' || new URL(req.url, 'http://mock').pathname !== '/v1/messages') {
+      return sendError(res, { status: 404, message: `No route ${req.method} ${req.url}` });
     }
     let body;
     try {
       body = JSON.parse(raw);
     } catch {
-      return error(res, { status: 400, message: 'Request body is not JSON.' });
+      return sendError(res, { status: 400, errorType: 'invalid_request_error', message: 'The request body is not valid JSON.' });
     }
-    // The SDK sends the key as x-api-key or as a bearer token, depending on its version.
     const apiKey = req.headers['x-api-key'] ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    requests.push({ headers: req.headers, body, apiKey });
-    if (validKey && apiKey !== validKey) return error(res, { status: 401, message: 'invalid x-api-key' });
-    const next = queue.length ? queue.shift() : (defaultReply ?? echo);
+    const record = { headers: req.headers, body, apiKey, outcome: undefined };
+    requests.push(record);
+    let clientClosed = false;
+    const gone = new Promise((resolve) => res.once('close', () => {
+      clientClosed = !res.writableFinished;
+      resolve();
+    }));
+
+    if (validKey !== undefined && apiKey !== validKey) {
+      sendError(res, { status: 401 });
+      record.outcome = 'error';
+      return;
+    }
+    const next = queue.length ? queue.shift() : defaultReply;
     const reply = typeof next === 'function' ? next(body) : next;
-    if (reply.status) return error(res, reply);
+    if (reply.status) {
+      sendError(res, reply);
+      record.outcome = 'error';
+      return;
+    }
+
+    const deltas = Array.isArray(reply.chunks) ? reply.chunks : split(reply.text ?? echo(body).text, reply.chunks ?? 4);
     const model = reply.model ?? body.model;
-    const inputTokens = reply.inputTokens ?? Math.ceil(raw.length / 4);
-    const parts = Array.isArray(reply.chunks) ? reply.chunks : split(reply.text ?? '', reply.chunks ?? 4);
+    const usage = { input_tokens: Math.ceil(raw.length / 4), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: deltas.length, ...reply.usage };
+    const id = `msg_mock_${nextId++}`;
+    const interrupted = reply.hang || reply.cutAfterChunks !== undefined || reply.streamError;
+
     if (!body.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'msg_mock', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: reply.text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: parts.length } }));
+      if (!interrupted) {
+        const message = { id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: deltas.join('') }], stop_reason: 'end_turn', stop_sequence: null, usage };
+        res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${id}` });
+        res.end(JSON.stringify(message));
+        record.outcome = 'complete';
+      } else if (reply.streamError) {
+        sendError(res, { status: statusOf(reply.streamError), errorType: reply.streamError });
+        record.outcome = 'error';
+      } else if (reply.hang) {
+        await gone;
+        record.outcome = 'client-closed';
+      } else {
+        res.socket?.destroy();
+        record.outcome = 'cut';
+      }
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    sse(res, 'message_start', { message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } } });
-    sse(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    const limit = reply.hang ? 1 : reply.cutAfterChunks ?? parts.length;
-    for (const [i, part] of parts.slice(0, limit).entries()) {
+
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_${id}` });
+    event(res, 'message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    event(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    event(res, 'ping', {});
+    const limit = reply.hang ? 1 : reply.cutAfterChunks ?? (reply.streamError ? reply.afterChunks ?? 0 : deltas.length);
+    for (const [i, delta] of deltas.slice(0, limit).entries()) {
       if (i && reply.delayMs) await sleep(reply.delayMs);
-      sse(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text: part } });
-      reply.onChunk?.(i, part);
+      if (clientClosed) break;
+      event(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text: delta } });
+      reply.onChunk?.(i, delta);
     }
-    if (reply.hang) {
-      await new Promise((resolve) => res.once('close', resolve));
-      return;
-    }
-    if (reply.cutAfterChunks !== undefined) {
-      await sleep(50); // let the deltas reach the client first
+    if (clientClosed) {
+      record.outcome = 'client-closed';
+    } else if (reply.hang) {
+      await gone;
+      record.outcome = 'client-closed';
+    } else if (reply.cutAfterChunks !== undefined) {
+      await sleep(30); // let the deltas reach the client before the socket goes
       res.socket?.destroy();
-      return;
+      record.outcome = 'cut';
+    } else if (reply.streamError) {
+      event(res, 'error', { error: { type: reply.streamError, message: STREAM_ERROR_MESSAGES[reply.streamError] ?? reply.streamError } });
+      res.end();
+      record.outcome = 'error';
+    } else {
+      event(res, 'content_block_stop', { index: 0 });
+      event(res, 'message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      event(res, 'message_stop', {});
+      res.end();
+      record.outcome = 'complete';
     }
-    sse(res, 'content_block_stop', { index: 0 });
-    sse(res, 'message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: parts.length } });
-    sse(res, 'message_stop', {});
-    res.end();
-  });
+  }
+
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
 
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     requests,
-    script: (...replies) => queue.push(...replies),
+    script: (...replies) => void queue.push(...replies),
+    settled: async () => {
+      while (inFlight.size) await Promise.all(inFlight);
+    },
     close: () => new Promise((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());
@@ -102,23 +171,44 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply } = {}) {
   };
 }
 
+function event(res, type, data) {
+  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+}
+
+function split(text, count) {
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
+  const parts = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts.length ? parts : [''];
+}
+
 function echo(body) {
-  const last = [...body.messages].reverse().find((m) => m.role === 'user');
+  const last = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
   const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
   return { text: `Mock answer to: ${content.split('Question: ').pop()}` };
 }
 
-function error(res, { status, retryAfter, message }) {
-  const headers = { 'content-type': 'application/json', 'request-id': 'req_mock' };
+function statusOf(errorType) {
+  return Number(Object.keys(ERRORS).find((status) => ERRORS[status][0] === errorType) ?? 500);
+}
+
+function sendError(res, { status, retryAfter, retryAfterMs, errorType, message }) {
+  const [defaultType, defaultMessage] = ERRORS[status] ?? ['api_error', `mock error ${status}`];
+  const headers = { 'content-type': 'application/json', 'request-id': 'req_mock_error' };
   if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-  const text = message ?? (status === 400 ? 'prompt is too long: 250000 tokens > 200000 maximum' : `mock ${status}`);
+  if (retryAfterMs !== undefined) headers['retry-after-ms'] = String(retryAfterMs);
   res.writeHead(status, headers);
-  res.end(JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message: text } }));
+  res.end(JSON.stringify({ type: 'error', error: { type: errorType ?? defaultType, message: message ?? defaultMessage } }));
 }
 
 module.exports = { startMockAnthropic };
 
 if (require.main === module) {
-  const at = process.argv.indexOf('--port');
-  startMockAnthropic({ port: at > 0 ? Number(process.argv[at + 1]) : 0 }).then((mock) => console.log(`Mock Anthropic Messages API at ${mock.url}`));
+  const option = (name) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  startMockAnthropic({ port: Number(option('--port') ?? 0), validKey: option('--key') }).then((mock) => {
+    console.log(`Mock Anthropic Messages API at ${mock.url}`);
+  });
 }

@@ -1,61 +1,96 @@
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { LlmError, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../core/llm';
+
+type Sdk = typeof import('@anthropic-ai/sdk');
 
 export interface AnthropicModelOptions {
   apiKey: string;
-  /** Empty or absent: the SDK's default endpoint (or ANTHROPIC_BASE_URL). */
+  /** Empty or absent: ANTHROPIC_BASE_URL, else the SDK's default endpoint. */
   baseURL?: string;
-  /** Retries of 429 and 529 before giving up. */
+  /** Retries of a 429 or 529 before giving up (default 3). A failed connection is retried once, separately. */
   maxRetries?: number;
+  /** How long to wait for the response to start (default 120 s). */
   timeoutMs?: number;
-  /** Waits between retries; tests replace it so they do not sleep. */
+  /** Waits between retries; tests replace it so they do not sleep. Should reject when `signal` aborts. */
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const RETRYABLE = new Set([429, 529]);
-const MAX_BACKOFF_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 3;
+const CONNECTION_RETRIES = 1;
+const DEFAULT_TIMEOUT_MS = 120_000;
+const BASE_DELAY_MS = 1000;
+const MAX_DELAY_MS = 60_000;
 
-/** The Messages API through the official SDK, streamed; our own retry loop so the user can be told. */
+/** The status each API error type stands for, for errors sent as an `error` event inside a 200 stream. */
+const STATUS_OF_ERROR_TYPE: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+let sdkLoading: Promise<Sdk> | undefined;
+/** The SDK loads on the first request, so merely constructing the model (or activating) costs nothing. */
+const loadSdk = (): Promise<Sdk> => (sdkLoading ??= import('@anthropic-ai/sdk'));
+
+/**
+ * The Messages API through the official SDK, streamed. The SDK's own retries are off: ours report
+ * each wait through `onRetry`, and never repeat a request once text has streamed.
+ */
 export class AnthropicModel implements LanguageModel {
-  private readonly client: Anthropic;
+  private client?: Anthropic;
   private readonly maxRetries: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: AnthropicModelOptions) {
-    // maxRetries 0: the SDK would retry silently; we retry ourselves and report each wait.
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL || undefined, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
-    this.maxRetries = options.maxRetries ?? 3;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.sleep = options.sleep ?? abortableSleep;
   }
 
   async complete(request: CompletionRequest, callbacks: StreamCallbacks, signal?: AbortSignal): Promise<Completion> {
-    for (let attempt = 0; ; attempt++) {
-      let streamed = false;
+    const sdk = await loadSdk().catch((error: Error) => {
+      throw new LlmError('other', `Could not load the Anthropic SDK: ${error.message}. Reinstall the extension.`);
+    });
+    const client = (this.client ??= new sdk.default({
+      apiKey: this.options.apiKey,
+      baseURL: this.options.baseURL || undefined,
+      maxRetries: 0,
+      timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    }));
+    let apiRetries = 0;
+    let connectionRetries = 0;
+    for (;;) {
+      let partial = '';
       try {
-        return await this.stream(request, (delta) => {
-          streamed = true;
+        return await this.stream(client, request, (delta) => {
+          partial += delta;
           callbacks.onText(delta);
         }, signal);
       } catch (error) {
-        // Never retry once text has streamed: the answer would repeat.
-        const status = error instanceof APIError ? error.status : undefined;
-        if (!streamed && status !== undefined && RETRYABLE.has(status) && attempt < this.maxRetries && !signal?.aborted) {
-          const delayMs = retryDelay(error as APIError, attempt);
-          callbacks.onRetry?.({ attempt: attempt + 1, delayMs, status });
-          try {
-            await this.sleep(delayMs, signal);
-          } catch {
-            throw new LlmError('cancelled', 'Stopped.');
-          }
-          continue;
+        const failure = this.classify(sdk, client.baseURL, error, signal, partial);
+        // Retrying after text has streamed would repeat the answer, so only clean failures are retried.
+        let delayMs: number | undefined;
+        if (!partial && (failure.kind === 'rate-limit' || failure.kind === 'overloaded') && apiRetries < this.maxRetries) {
+          delayMs = requestedDelay(error) ?? backoff(apiRetries);
+          apiRetries++;
+        } else if (!partial && failure.kind === 'network' && !(error instanceof sdk.APIConnectionTimeoutError) && connectionRetries < CONNECTION_RETRIES) {
+          delayMs = backoff(connectionRetries);
+          connectionRetries++;
         }
-        throw this.classify(error, signal);
+        if (delayMs === undefined) throw failure;
+        // Status 0: the connection failed, there was no HTTP answer.
+        callbacks.onRetry?.({ attempt: apiRetries + connectionRetries, delayMs, status: failure.status ?? 0 });
+        await this.sleep(delayMs, signal).catch(() => undefined);
+        if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
       }
     }
   }
 
-  private async stream(request: CompletionRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<Completion> {
-    const events = await this.client.messages.create({
+  private async stream(client: Anthropic, request: CompletionRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<Completion> {
+    const events = await client.messages.create({
       model: request.model,
       max_tokens: request.maxTokens,
       system: request.system.map((block) => ({ type: 'text' as const, text: block.text, ...(block.cache ? { cache_control: { type: 'ephemeral' as const } } : {}) })),
@@ -67,6 +102,7 @@ export class AnthropicModel implements LanguageModel {
     let inputTokens = 0;
     let outputTokens = 0;
     let stopReason: string | null = null;
+    let stopped = false;
     for await (const event of events) {
       if (event.type === 'message_start') {
         model = event.message.model;
@@ -79,56 +115,97 @@ export class AnthropicModel implements LanguageModel {
       } else if (event.type === 'message_delta') {
         outputTokens = event.usage.output_tokens;
         stopReason = event.delta.stop_reason;
+      } else if (event.type === 'message_stop') {
+        stopped = true;
       }
     }
-    // An abort can end the event stream quietly instead of throwing.
-    if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
-    if (stopReason === null) throw new LlmError('network', 'The answer stream ended early. Check your connection, then retry.');
+    // The SDK ends the event stream quietly on abort, and the stream can also just stop short.
+    if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.', undefined, text || undefined);
+    if (!stopped) throw new StreamEndedEarly();
     return { text, model, inputTokens, outputTokens, stopReason };
   }
 
-  /** An LlmError with the next step for the user; the key never appears in it. */
-  private classify(error: unknown, signal?: AbortSignal): LlmError {
+  /** An LlmError that says what to do next; the API key never appears in it. */
+  private classify(sdk: Sdk, baseURL: string, error: unknown, signal: AbortSignal | undefined, partial: string): LlmError {
+    const partialText = partial || undefined;
+    const fail = (kind: LlmError['kind'], message: string, status?: number) => new LlmError(kind, this.redact(message), status, partialText);
+    const endpoint = `the Anthropic API at ${baseURL}`;
     if (error instanceof LlmError) return error;
-    if (signal?.aborted || error instanceof APIUserAbortError) return new LlmError('cancelled', 'Stopped.');
-    const endpoint = this.options.baseURL || 'the Anthropic API';
-    if (error instanceof APIConnectionError) {
-      return new LlmError('network', `Could not reach ${endpoint}. Check your connection or the repoWiki.llm.baseUrl setting, then retry.`);
+    if (signal?.aborted || error instanceof sdk.APIUserAbortError) return fail('cancelled', 'Stopped.');
+    if (error instanceof sdk.APIConnectionTimeoutError) {
+      return fail('network', `The Anthropic API at ${baseURL} did not answer in time. Retry, or check the repoWiki.llm.baseUrl setting.`);
     }
-    if (error instanceof APIError && error.status !== undefined) {
+    if (error instanceof sdk.APIConnectionError) {
+      return fail('network', `Could not reach ${endpoint}. Check your connection or the repoWiki.llm.baseUrl setting, then retry.`);
+    }
+    if (error instanceof StreamEndedEarly || isSocketError(error)) {
+      return partial
+        ? fail('network', `The answer was cut off: the connection to ${endpoint} dropped. Check your connection, then ask again.`)
+        : fail('network', `The connection to ${endpoint} dropped before the answer started. Check your connection, then retry.`);
+    }
+    if (error instanceof sdk.APIError) {
+      const status = error.status ?? STATUS_OF_ERROR_TYPE[error.type ?? ''];
       const detail = error.apiMessage ?? '';
-      if (error.status === 401 || error.status === 403) {
-        return new LlmError('auth', 'The API key was rejected. Run "Repo Wiki: Set API key" with a valid Anthropic key.', error.status);
+      if (status === 401 || status === 403) {
+        return fail('auth', `The API key was rejected (HTTP ${status}). Run "Repo Wiki: Set API key" and enter a valid Anthropic API key (the CLI reads ANTHROPIC_API_KEY).`, status);
       }
-      if (error.status === 429) return new LlmError('rate-limit', 'The API is rate limiting requests. Wait a minute, then retry.', 429);
-      if (error.status === 529) return new LlmError('overloaded', 'The API is overloaded right now. Retry in a little while.', 529);
-      if (error.status === 400 && /prompt is too long|context (length|window)|too many tokens/i.test(detail)) {
-        return new LlmError('context-too-long', 'The question and its context are too long for the model.', 400);
+      if (status === 429) return fail('rate-limit', 'The Anthropic API is rate limiting this key (HTTP 429). Wait a minute, then retry.', status);
+      if (status === 529) return fail('overloaded', 'The Anthropic API is overloaded (HTTP 529). Retry in a little while.', status);
+      if (status === 413 || (status === 400 && /prompt is too long|context.{0,10}(length|window)|too many (input )?tokens/i.test(detail))) {
+        return fail('context-too-long', `The question and the wiki passages sent with it are too long for the model${detail ? ` (${detail})` : ''}. Ask a narrower question or start a new conversation.`, status);
       }
-      return new LlmError('other', `The API answered ${error.status}: ${detail || 'no details'}.`, error.status);
+      return fail('other', `The Anthropic API answered HTTP ${status ?? '(in the stream)'}: ${detail || error.message}`, status);
     }
-    // A socket cut mid-stream surfaces as a plain error from the stream reader.
-    return new LlmError('network', `The connection to ${endpoint} failed: ${(error as Error).message ?? String(error)}. Retry when the connection is back.`);
+    return fail('other', `The request to ${endpoint} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  /** Belt and braces: no text that came from elsewhere may carry the key into a message or a log. */
+  private redact(message: string): string {
+    const key = this.options.apiKey;
+    return key ? message.split(key).join('[redacted]') : message;
   }
 }
 
-/** `retry-after-ms` or `retry-after` (seconds) when the API sends them, else exponential backoff with jitter. */
-function retryDelay(error: APIError, attempt: number): number {
-  const headers = error.headers;
-  const ms = Number(headers?.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, MAX_BACKOFF_MS);
-  const seconds = Number(headers?.get('retry-after'));
-  if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, MAX_BACKOFF_MS);
-  return Math.min(1000 * 2 ** attempt, MAX_BACKOFF_MS) * (0.75 + Math.random() * 0.5);
+/** The stream closed without `message_stop`: the answer is incomplete. */
+class StreamEndedEarly extends Error {}
+
+/** A socket that failed under an open response (the SDK only wraps failures before the response starts). */
+function isSocketError(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? '';
+    if (/^(UND_ERR_|ECONN|EPIPE|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)/.test(code) || cause.message === 'terminated') return true;
+  }
+  return false;
+}
+
+/** The wait the API asked for, from `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
+function requestedDelay(error: unknown): number | undefined {
+  const headers = (error as { headers?: Headers }).headers;
+  const ms = Number(headers?.get('retry-after-ms') ?? NaN);
+  if (ms > 0) return Math.min(ms, MAX_DELAY_MS);
+  const retryAfter = headers?.get('retry-after');
+  if (!retryAfter) return undefined;
+  const seconds = Number(retryAfter);
+  const delay = Number.isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
+  return delay > 0 ? Math.min(delay, MAX_DELAY_MS) : undefined;
+}
+
+/** Exponential backoff with ±25% jitter, so clients that failed together do not retry together. */
+function backoff(retry: number): number {
+  return Math.round(Math.min(BASE_DELAY_MS * 2 ** retry, MAX_DELAY_MS) * (0.75 + Math.random() * 0.5));
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
       clearTimeout(timer);
       reject(new Error('aborted'));
-    }, { once: true });
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
