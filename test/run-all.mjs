@@ -75,6 +75,7 @@ function integrationSuites(prepareWorkspace) {
     { name: 'workspace', prepare: () => { const folder = prepareWorkspace(fixture); return { folder, dirs: [folder] }; } },
     { name: 'chat', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'drift', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
+    { name: 'librarian', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     {
       name: 'restricted',
       prepare: () => {

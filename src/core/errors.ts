@@ -25,4 +25,7 @@ export type WikiErrorCode =
   | 'nothing-to-commit'
   | 'conversation-not-found'
   | 'newer-database'
-  | 'store-busy';
+  | 'store-busy'
+  | 'plan-rejected'
+  | 'page-changed'
+  | 'cancelled';

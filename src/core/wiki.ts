@@ -98,6 +98,16 @@ export class Wiki {
     return parsePage(this.relative(absolute), slug, await this.fs.readFile(absolute));
   }
 
+  /** SCHEMA.md, the conventions the librarian follows, or undefined when the wiki has none. */
+  async readSchema(): Promise<string | undefined> {
+    return this.readText(path.join(this.dir, 'SCHEMA.md'));
+  }
+
+  /** The page file's text as it is on disk, or undefined when there is no such page. */
+  async readPageText(slug: string): Promise<string | undefined> {
+    return this.readText(this.pagePath(slug));
+  }
+
   async writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
     const absolute = this.pagePath(slug);
     await this.fs.mkdir(this.pagesDir);

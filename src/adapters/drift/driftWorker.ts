@@ -50,6 +50,8 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
       return (await engine.locate({ path: request.path, symbol: request.symbol })) ?? null;
     case 'symbols':
       return [...parser.parse(request.path, request.text).symbols.values()];
+    case 'anchor':
+      return (await engine.currentAnchor({ path: request.path, symbol: request.symbol, outside: request.outside })) ?? null;
   }
 }
 

@@ -9,7 +9,9 @@ export type DriftRequest =
   | { kind: 'invalidate'; root: string; paths: string[]; listChanged: boolean }
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
   | { kind: 'locate'; root: string; path: string; symbol?: string }
-  | { kind: 'symbols'; root: string; path: string; text: string };
+  | { kind: 'symbols'; root: string; path: string; text: string }
+  /** The fingerprint a citation would be stamped with now; null when it does not resolve. */
+  | { kind: 'anchor'; root: string; path: string; symbol?: string; outside: boolean };
 
 export interface DriftResponses {
   check: DriftReport;
@@ -17,6 +19,7 @@ export interface DriftResponses {
   stamp: StampResult;
   locate: { path: string; line: number } | null;
   symbols: SourceSymbol[];
+  anchor: string | null;
 }
 
 export type ToWorker = { id: number; request: DriftRequest } | { id: number; cancel: true };

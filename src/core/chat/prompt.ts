@@ -24,15 +24,19 @@ const CHARS_PER_TOKEN = 4;
 const CATALOG_BUDGET_TOKENS = 4000;
 const PAGES_BUDGET_TOKENS = 12000;
 
-/** One line per page (title and summary), sorted by slug so the cached prefix stays stable. */
-export function catalog(pages: readonly WikiPage[], budgetTokens = CATALOG_BUDGET_TOKENS): string {
+/**
+ * One line per page (title, summary and, when git knows it, the page's age), sorted by slug so the
+ * cached prefix stays stable.
+ */
+export function catalog(pages: readonly WikiPage[], budgetTokens = CATALOG_BUDGET_TOKENS, ages?: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   let used = 0;
   const sorted = pages.filter((p) => p.readable).sort((a, b) => a.slug.localeCompare(b.slug));
   for (const [i, page] of sorted.entries()) {
     const fm = page.frontmatter;
     const status = fm.status && fm.status !== 'active' ? ` (${fm.status})` : '';
-    const line = `- [[${page.slug}]] ${oneLine(fm.title ?? page.slug)}: ${oneLine(fm.summary ?? '')}${status}`;
+    const age = ages?.get(page.slug);
+    const line = `- [[${page.slug}]] ${oneLine(fm.title ?? page.slug)}: ${oneLine(fm.summary ?? '')}${status}${age ? ` [${age}]` : ''}`;
     if ((used + line.length) / CHARS_PER_TOKEN > budgetTokens) {
       lines.push(`- … ${sorted.length - i} more pages not listed`);
       break;

@@ -1,0 +1,257 @@
+import { queryTerms } from '../chat/retrieval';
+import { findCitations, parseCitationText } from '../drift/citations';
+import { parseLinks } from '../markdown';
+import type { PageFrontmatter, WikiPage } from '../model';
+import { serializePage } from '../page';
+import type { Wiki } from '../wiki';
+import type { Plan, PlannedPage, PlanProblem } from './plan';
+
+/** Resolves a code citation to the fingerprint it would be stamped with now; the drift engine is one. */
+export interface CitationResolver {
+  currentAnchor(citation: { path: string; symbol?: string; outside: boolean }): Promise<string | undefined>;
+}
+
+/** One page file the plan would write, with its text before and after, for the preview. */
+export interface PageChange {
+  slug: string;
+  kind: 'create' | 'update' | 'corroborate' | 'link';
+  title: string;
+  /** One line for the review list: why this page changes. */
+  detail: string;
+  /** The file as it is now (absent for a new page); applying refuses if the file no longer matches. */
+  before?: string;
+  after: string;
+  frontmatter: PageFrontmatter;
+  body: string;
+  extraFields: Record<string, unknown>;
+}
+
+export interface PreparedPlan {
+  changes: PageChange[];
+  /** Plan entries dropped as harmless: a re-ingest of a source a page already records, for example. */
+  notes: string[];
+  /** Every problem; when there is one, nothing may be written. */
+  problems: PlanProblem[];
+}
+
+export interface PrepareOptions {
+  /** Provenance of what was ingested, e.g. `file:docs/design.md`; recorded in each page's `sources`. */
+  sources: readonly string[];
+  today: string;
+}
+
+/** Jaccard similarity of word sets at which a "new" page counts as one the wiki already has. */
+export const DUPLICATE_SIMILARITY = 0.6;
+
+/**
+ * Turns a parsed plan into page changes against the current pages, or into problems. A page the
+ * wiki already holds becomes a corroboration instead of a duplicate; every citation must resolve.
+ */
+export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPage[], resolver: CitationResolver, options: PrepareOptions): Promise<PreparedPlan> {
+  const readText = (slug: string) => wiki.readPageText(slug);
+  const existing = new Map(pages.filter((page) => page.readable).map((page) => [page.slug, page]));
+  const problems: PlanProblem[] = [];
+  const notes: string[] = [];
+  const corroborate = new Map(plan.corroborate.map((c) => [c.slug, c.reason]));
+  const planned: PlannedPage[] = [];
+  const seen = new Set<string>();
+  for (const [i, page] of plan.pages.entries()) {
+    const at = `pages[${i}]`;
+    if (seen.has(page.slug)) {
+      problems.push({ path: `${at}.slug`, message: `"${page.slug}" appears twice in the plan` });
+      continue;
+    }
+    seen.add(page.slug);
+    const duplicateOf = page.action === 'create' ? findDuplicate(page, existing) : undefined;
+    if (duplicateOf) {
+      corroborate.set(duplicateOf.slug, corroborate.get(duplicateOf.slug) || `re-discovered as "${page.title}"`);
+      notes.push(`"${page.title}" is already in the wiki as [[${duplicateOf.slug}]]; it is corroborated instead of duplicated.`);
+      continue;
+    }
+    if (page.action === 'update' && !existing.has(page.slug)) {
+      problems.push({ path: `${at}.slug`, message: `"${page.slug}" is not a page of this wiki, so it cannot be updated` });
+      continue;
+    }
+    planned.push(page);
+  }
+  const finalSlugs = new Set([...existing.keys(), ...planned.map((page) => page.slug)]);
+  checkTitles(planned, existing, problems);
+  const anchorsByPage = await resolveCitations(plan, planned, resolver, problems);
+  for (const [slug] of corroborate) {
+    if (!existing.has(slug)) problems.push({ path: 'corroborate', message: `"${slug}" is not a page of this wiki, so it cannot be corroborated` });
+  }
+  for (const link of plan.links) {
+    for (const end of [link.from, link.to]) {
+      if (!finalSlugs.has(end)) problems.push({ path: 'links', message: `[[${end}]] is neither a page of this wiki nor created by this plan` });
+    }
+  }
+  for (const page of planned) {
+    for (const link of parseLinks(page.body, 0)) {
+      if (!finalSlugs.has(link.target)) problems.push({ path: `pages[${plan.pages.indexOf(page)}].body`, message: `links to [[${link.target}]], which is neither a page of this wiki nor created by this plan` });
+    }
+  }
+  if (problems.length) return { changes: [], notes, problems };
+
+  const drafts = new Map<string, Draft>();
+  for (const page of planned) drafts.set(page.slug, draftFromPlan(page, existing.get(page.slug), anchorsByPage.get(page) ?? {}, options));
+  for (const [slug, reason] of corroborate) {
+    if (drafts.has(slug)) continue; // rewritten in this plan already
+    const page = existing.get(slug)!;
+    const fm = page.frontmatter as PageFrontmatter;
+    const newSources = options.sources.filter((source) => !(fm.sources ?? []).includes(source));
+    if (!newSources.length) {
+      notes.push(`[[${slug}]] already records ${options.sources.join(', ')}; nothing to corroborate.`);
+      continue;
+    }
+    drafts.set(slug, {
+      kind: 'corroborate',
+      detail: `corroborated (${(fm.corroborations ?? 0) + 1}): ${reason}`,
+      page,
+      frontmatter: { ...fm, corroborations: (fm.corroborations ?? 0) + 1, sources: [...(fm.sources ?? []), ...newSources], updated: options.today },
+      body: page.body,
+    });
+  }
+  for (const link of plan.links) {
+    if (link.from === link.to) continue;
+    const draft = drafts.get(link.from) ?? existingDraft(existing.get(link.from)!, options.today);
+    const body = withRelatedLink(draft.body, link.to);
+    if (body === draft.body) continue;
+    const detail = draft.kind !== 'link' ? draft.detail : draft.detail ? `${draft.detail}, [[${link.to}]]` : `adds a link to [[${link.to}]]`;
+    drafts.set(link.from, { ...draft, body, detail });
+  }
+  const sorted = [...drafts.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const changes = await Promise.all(sorted.map(async ([slug, draft]) => toChange(slug, draft, draft.page && (await readText(slug)))));
+  return { changes, notes, problems };
+}
+
+interface Draft {
+  kind: PageChange['kind'];
+  detail: string;
+  page?: WikiPage;
+  frontmatter: PageFrontmatter;
+  body: string;
+}
+
+function draftFromPlan(planned: PlannedPage, page: WikiPage | undefined, anchors: Record<string, string>, options: PrepareOptions): Draft {
+  const previous = page?.frontmatter as PageFrontmatter | undefined;
+  const sources = [...(previous?.sources ?? [])];
+  for (const source of options.sources) if (!sources.includes(source)) sources.push(source);
+  return {
+    kind: page ? 'update' : 'create',
+    detail: page ? `rewritten: ${planned.summary}` : `new ${planned.topic} page: ${planned.summary}`,
+    page,
+    frontmatter: {
+      title: planned.title,
+      topic: planned.topic,
+      summary: planned.summary,
+      status: previous?.status ?? 'active',
+      tags: planned.tags.length ? planned.tags : previous?.tags ?? [],
+      created: previous?.created ?? options.today,
+      updated: options.today,
+      corroborations: previous?.corroborations ?? 0,
+      sources,
+      anchors,
+      ...(previous?.superseded_by ? { superseded_by: previous.superseded_by } : {}),
+      ...(previous?.stale_reason ? { stale_reason: previous.stale_reason } : {}),
+    },
+    body: planned.body,
+  };
+}
+
+function existingDraft(page: WikiPage, today: string): Draft {
+  return { kind: 'link', detail: '', page, frontmatter: { ...(page.frontmatter as PageFrontmatter), updated: today }, body: page.body };
+}
+
+function toChange(slug: string, draft: Draft, before: string | undefined): PageChange {
+  const extraFields = draft.page?.extraFields ?? {};
+  return {
+    slug,
+    kind: draft.kind,
+    title: draft.frontmatter.title,
+    detail: draft.detail,
+    ...(before !== undefined ? { before } : {}),
+    after: serializePage(draft.frontmatter, draft.body, extraFields),
+    frontmatter: draft.frontmatter,
+    body: draft.body,
+    extraFields,
+  };
+}
+
+/** Adds `- [[to]]` under a "## Related" heading (created at the end when missing), once. */
+export function withRelatedLink(body: string, to: string): string {
+  if (parseLinks(body, 0).some((link) => link.target === to)) return body;
+  const lines = body.replace(/\n+$/, '').split('\n');
+  const heading = lines.findIndex((line) => /^##\s+Related\s*$/i.test(line));
+  if (heading < 0) return `${lines.join('\n')}\n\n## Related\n\n- [[${to}]]\n`;
+  let end = heading + 1;
+  while (end < lines.length && !/^#{1,2}\s/.test(lines[end])) end++;
+  while (end > heading + 1 && !lines[end - 1].trim()) end--;
+  lines.splice(end, 0, ...(end === heading + 1 ? ['', `- [[${to}]]`] : [`- [[${to}]]`]));
+  return `${lines.join('\n')}\n`;
+}
+
+/** An active page with the same title, or whose words overlap enough to be the same knowledge. */
+function findDuplicate(page: PlannedPage, existing: ReadonlyMap<string, WikiPage>): WikiPage | undefined {
+  const same = existing.get(page.slug);
+  if (same && (same.frontmatter.status ?? 'active') === 'active') return same;
+  const title = page.title.toLowerCase();
+  const words = new Set(queryTerms(`${page.title} ${page.summary} ${page.body}`));
+  let best: { page: WikiPage; score: number } | undefined;
+  for (const candidate of existing.values()) {
+    if ((candidate.frontmatter.status ?? 'active') !== 'active') continue;
+    if (candidate.frontmatter.title?.toLowerCase() === title) return candidate;
+    const score = jaccard(words, new Set(queryTerms(`${candidate.frontmatter.title ?? ''} ${candidate.frontmatter.summary ?? ''} ${candidate.body}`)));
+    if (score >= DUPLICATE_SIMILARITY && (!best || score > best.score)) best = { page: candidate, score };
+  }
+  return best?.page;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (!a.size && !b.size) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+function checkTitles(planned: readonly PlannedPage[], existing: ReadonlyMap<string, WikiPage>, problems: PlanProblem[]): void {
+  const owners = new Map<string, string>();
+  for (const page of existing.values()) if (page.frontmatter.title) owners.set(page.frontmatter.title.toLowerCase(), page.slug);
+  for (const page of planned) {
+    const owner = owners.get(page.title.toLowerCase());
+    if (owner && owner !== page.slug) problems.push({ path: `pages[${page.slug}].title`, message: `"${page.title}" is already the title of [[${owner}]]` });
+    owners.set(page.title.toLowerCase(), page.slug);
+  }
+}
+
+/** Every citation a page lists or writes must resolve now; returns the anchors to stamp. */
+async function resolveCitations(plan: Plan, planned: readonly PlannedPage[], resolver: CitationResolver, problems: PlanProblem[]): Promise<Map<PlannedPage, Record<string, string>>> {
+  const result = new Map<PlannedPage, Record<string, string>>();
+  const cache = new Map<string, Promise<string | undefined>>();
+  const resolve = (text: string, citation: { path: string; symbol?: string; outside: boolean }) => {
+    let anchor = cache.get(text);
+    if (!anchor) cache.set(text, (anchor = resolver.currentAnchor(citation)));
+    return anchor;
+  };
+  await Promise.all(planned.map(async (page) => {
+    const at = `pages[${plan.pages.indexOf(page)}]`;
+    const inBody = findCitations({ body: page.body, bodyStartLine: 0 });
+    const listed = page.citations.map((text) => ({ text, parsed: parseCitationText(text) }));
+    for (const { text, parsed } of listed) {
+      if (!parsed) problems.push({ path: `${at}.citations`, message: `"${text}" is not a code citation (write path/to/file.ts or path/to/file.ts:Symbol)` });
+    }
+    const anchors: Record<string, string> = {};
+    const all = new Map<string, { path: string; symbol?: string; outside: boolean }>();
+    for (const citation of [...inBody, ...listed.flatMap(({ parsed }) => (parsed ? [parsed] : []))]) all.set(citation.text, citation);
+    for (const [text, citation] of all) {
+      if (citation.outside) {
+        problems.push({ path: `${at}.citations`, message: `${text} is outside the workspace` });
+        continue;
+      }
+      const anchor = await resolve(text, citation);
+      if (anchor) anchors[text] = anchor;
+      else problems.push({ path: `${at}.citations`, message: `${text} does not resolve: ${citation.symbol ? `${citation.symbol} is not declared in ${citation.path}` : `${citation.path} does not exist`} (an invented citation)` });
+    }
+    result.set(page, anchors);
+  }));
+  return result;
+}

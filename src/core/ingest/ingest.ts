@@ -1,0 +1,155 @@
+import { queryTerms, tokenize, WikiRetriever } from '../chat/retrieval';
+import { WikiError } from '../errors';
+import { LlmError, type ChatMessage, type LanguageModel } from '../llm';
+import type { WikiPage } from '../model';
+import type { Wiki } from '../wiki';
+import { preparePlan, type CitationResolver, type PreparedPlan } from './changes';
+import { parsePlan, type Plan, type PlannedPage, type PlanProblem } from './plan';
+import { buildIngestPrompt, chunkSource, repairMessage, type SourceChunk } from './prompt';
+
+/** One thing to ingest: a file or a selection, already read. */
+export interface IngestSource {
+  /** Provenance recorded in pages' `sources`: `file:docs/a.md` or `file:src/a.ts#L10-L40`. */
+  ref: string;
+  /** Workspace-relative path. */
+  path: string;
+  text: string;
+}
+
+export interface IngestSettings {
+  model: string;
+  maxTokens: number;
+  /** Largest source chunk sent in one request. */
+  chunkTokens: number;
+}
+
+export interface IngestProgress {
+  /** Before each request: which source and which part of it. */
+  onChunk?(info: { source: number; sources: number; chunk: SourceChunk }): void;
+  onRetry?(info: { attempt: number; delayMs: number; status: number }): void;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  requests: number;
+}
+
+export interface IngestPlanResult extends PreparedPlan {
+  sources: string[];
+  usage: TokenUsage;
+  model: string;
+}
+
+/** The model's reply broke the contract, or the plan does not fit the wiki; nothing was written. */
+export class PlanRejectedError extends WikiError {
+  constructor(
+    readonly problems: readonly PlanProblem[],
+    /** The model's raw replies, for the output channel. */
+    readonly replies: readonly string[],
+  ) {
+    super(
+      'plan-rejected',
+      `The librarian's plan was rejected, so nothing was written: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}.`,
+      'The raw reply is in the "Repo Wiki" output. Try again, or ingest a smaller source.',
+    );
+  }
+}
+
+export interface IngestDeps {
+  wiki: Wiki;
+  model: LanguageModel;
+  resolver: CitationResolver;
+  settings: IngestSettings;
+  today: string;
+  ages?: ReadonlyMap<string, string>;
+}
+
+const RELATED_PAGES = 4;
+const QUERY_TERMS = 40;
+
+/**
+ * Asks the librarian for a plan per chunk of each source, merges the plans and prepares the page
+ * changes. Writes nothing: the caller previews the changes, then `applyChanges`.
+ */
+export async function planIngest(deps: IngestDeps, sources: readonly IngestSource[], signal?: AbortSignal, progress: IngestProgress = {}): Promise<IngestPlanResult> {
+  const { wiki, settings } = deps;
+  const pages = await wiki.loadPages();
+  const schema = (await wiki.readSchema()) ?? '';
+  const retriever = new WikiRetriever(pages);
+  const merged: Plan = { pages: [], corroborate: [], links: [] };
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, requests: 0 };
+  const replies: string[] = [];
+  let model = settings.model;
+  for (const [i, source] of sources.entries()) {
+    for (const chunk of chunkSource(source.ref, source.path, source.text, settings.chunkTokens)) {
+      if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
+      progress.onChunk?.({ source: i, sources: sources.length, chunk });
+      const related = relatedPages(retriever, chunk);
+      const prompt = buildIngestPrompt({ schema, pages, related, planned: merged.pages, chunk, ages: deps.ages });
+      const answer = await askForPlan(deps, prompt, usage, replies, signal, progress);
+      model = answer.model;
+      mergePlan(merged, answer.plan);
+    }
+  }
+  const refs = [...new Set(sources.map((source) => source.ref))];
+  const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: refs, today: deps.today });
+  if (prepared.problems.length) throw new PlanRejectedError(prepared.problems, replies);
+  return { ...prepared, sources: refs, usage, model };
+}
+
+/** One request, and one repair request when the reply breaks the contract. */
+async function askForPlan(
+  deps: IngestDeps,
+  prompt: ReturnType<typeof buildIngestPrompt>,
+  usage: TokenUsage,
+  replies: string[],
+  signal: AbortSignal | undefined,
+  progress: IngestProgress,
+): Promise<{ plan: Plan; model: string }> {
+  const messages: ChatMessage[] = [...prompt.messages];
+  for (let attempt = 0; ; attempt++) {
+    const completion = await deps.model.complete(
+      { model: deps.settings.model, maxTokens: deps.settings.maxTokens, system: prompt.system, messages },
+      { onText: () => undefined, onRetry: progress.onRetry },
+      signal,
+    );
+    usage.inputTokens += completion.inputTokens;
+    usage.outputTokens += completion.outputTokens;
+    usage.requests++;
+    replies.push(completion.text);
+    const parsed = parsePlan(completion.text);
+    if ('plan' in parsed) return { plan: parsed.plan, model: completion.model };
+    const problems = completion.stopReason === 'max_tokens'
+      ? [{ path: '$', message: `the reply was cut off at ${deps.settings.maxTokens} tokens (raise repoWiki.llm.maxTokens or ingest less at once)` }, ...parsed.problems]
+      : parsed.problems;
+    if (attempt >= 1 || completion.stopReason === 'max_tokens') throw new PlanRejectedError(problems, replies);
+    messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: repairMessage(problems) });
+  }
+}
+
+/** The lexical pre-check: existing pages that share the most words with the chunk. */
+function relatedPages(retriever: WikiRetriever, chunk: SourceChunk): WikiPage[] {
+  const text = chunk.text.slice(0, 200_000);
+  const wanted = new Set(queryTerms(text));
+  const counts = new Map<string, number>();
+  for (const word of tokenize(text)) if (wanted.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const frequent = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, QUERY_TERMS).map(([word]) => word);
+  const terms = [...queryTerms(chunk.path), ...frequent];
+  return retriever.search(terms.join(' '), RELATED_PAGES).map((hit) => retriever.page(hit.slug)!).filter(Boolean);
+}
+
+/** Later chunks refine earlier ones: a page planned twice keeps its first action and its latest content. */
+export function mergePlan(into: Plan, next: Plan): void {
+  for (const page of next.pages) {
+    const at = into.pages.findIndex((planned) => planned.slug === page.slug);
+    if (at < 0) into.pages.push(page);
+    else into.pages[at] = { ...page, action: into.pages[at].action } satisfies PlannedPage;
+  }
+  for (const corroboration of next.corroborate) {
+    if (!into.corroborate.some((c) => c.slug === corroboration.slug)) into.corroborate.push(corroboration);
+  }
+  for (const link of next.links) {
+    if (!into.links.some((l) => l.from === link.from && l.to === link.to)) into.links.push(link);
+  }
+}
