@@ -83,8 +83,8 @@ export async function planIngest(deps: IngestDeps, sources: readonly IngestSourc
   let model = settings.model;
   for (const [i, source] of sources.entries()) {
     for (const chunk of chunkSource(source.ref, source.path, source.text, settings.chunkTokens)) {
-      if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
       progress.onChunk?.({ source: i, sources: sources.length, chunk });
+      if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
       const related = relatedPages(retriever, chunk);
       const prompt = buildIngestPrompt({ schema, pages, related, planned: merged.pages, chunk, ages: deps.ages });
       const answer = await askForPlan(deps, prompt, usage, replies, signal, progress);
