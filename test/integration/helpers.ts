@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RepoWikiApi } from '../../src/extension';
 
@@ -29,4 +31,29 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 
 export function lintDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'repo-wiki');
+}
+
+/** A request the mock Messages API received. */
+export interface MockRequest {
+  apiKey?: string;
+  headers: Record<string, string>;
+  body: { model: string; max_tokens: number; system: { text: string; cache_control?: unknown }[]; messages: { role: string; content: string }[] };
+  outcome?: 'complete' | 'error' | 'cut' | 'client-closed';
+}
+
+export interface MockAnthropic {
+  url: string;
+  requests: MockRequest[];
+  script(...replies: unknown[]): void;
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the mock Messages API (test/harness/mockAnthropic.cjs, plain CommonJS shared with e2e). */
+export function startMockAnthropic(options: { validKey?: string } = {}): Promise<MockAnthropic> {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'harness', 'mockAnthropic.cjs');
+    if (fs.existsSync(candidate)) return (require(candidate) as { startMockAnthropic(o: object): Promise<MockAnthropic> }).startMockAnthropic(options);
+  }
+  throw new Error('mockAnthropic.cjs not found');
 }

@@ -177,7 +177,7 @@ describe('ingest: asking the librarian', () => {
     assert.deepEqual(result.usage, { inputTokens: 1200, outputTokens: 300, requests: 1 });
     const request = model.requests[0];
     assert.match(request.system.map((b) => b.text).join('\n'), /Slugs are lowercase[\s\S]*\[\[request-pipeline\]\] Request pipeline/);
-    assert.match(request.messages[0].content, /<source path="docs\/errors.md" lines="1-4">[\s\S]*Handlers throw HttpError/);
+    assert.match(request.messages[0].content, /<source path="docs\/errors.md" lines="1-3">[\s\S]*Handlers throw HttpError/);
     assert.match(request.messages[0].content, /<page slug="request-pipeline"/, 'the lexical pre-check sends the most similar page');
 
     const applied = await applyChanges(wiki, result.changes, { op: 'ingest', sources: result.sources, tokens: { input: 1200, output: 300 } });
@@ -271,7 +271,7 @@ describe('ingest: sources, chunks and merging', () => {
     assert.match((toSource('.wiki/pages/a.md', text, 100) as { skipped: string }).skipped, /part of the wiki/);
     assert.match((toSource('a.bin', new Uint8Array([1, 0, 2]), 100) as { skipped: string }).skipped, /binary/);
     assert.match((toSource('a.md', text, 3) as { skipped: string }).skipped, /over the/);
-    assert.deepEqual(toSource('src/a.ts', text, 100, { startLine: 3, endLine: 9 }), { ref: 'file:src/a.ts#L3-L9', path: 'src/a.ts', text: 'hello' });
+    assert.deepEqual(toSource('src/a.ts', text, 100, { startLine: 3, endLine: 9 }), { ref: 'file:src/a.ts#L3-L9', path: 'src/a.ts', text: 'hello', firstLine: 3 });
   });
 
   it('merges later parts into earlier ones without duplicates', () => {

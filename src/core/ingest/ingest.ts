@@ -14,6 +14,8 @@ export interface IngestSource {
   /** Workspace-relative path. */
   path: string;
   text: string;
+  /** The file line `text` starts at, for a selection (default 1). */
+  firstLine?: number;
 }
 
 export interface IngestSettings {
@@ -82,7 +84,7 @@ export async function planIngest(deps: IngestDeps, sources: readonly IngestSourc
   const replies: string[] = [];
   let model = settings.model;
   for (const [i, source] of sources.entries()) {
-    for (const chunk of chunkSource(source.ref, source.path, source.text, settings.chunkTokens)) {
+    for (const chunk of chunkSource(source.ref, source.path, source.text, settings.chunkTokens, source.firstLine)) {
       progress.onChunk?.({ source: i, sources: sources.length, chunk });
       if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
       const related = relatedPages(retriever, chunk);

@@ -95,9 +95,9 @@ export function repairMessage(problems: readonly { path: string; message: string
  * Splits a source into chunks of at most `maxTokens`, at blank lines or headings when it can, so
  * a large file fits the model's context budget.
  */
-export function chunkSource(ref: string, path: string, text: string, maxTokens: number): SourceChunk[] {
+export function chunkSource(ref: string, path: string, text: string, maxTokens: number, firstLine = 1): SourceChunk[] {
   const maxChars = Math.max(1000, maxTokens * 4);
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
   const pieces: { start: number; end: number }[] = [];
   let start = 0;
   let size = 0;
@@ -118,8 +118,8 @@ export function chunkSource(ref: string, path: string, text: string, maxTokens: 
     ref,
     path,
     text: lines.slice(piece.start, piece.end + 1).join('\n'),
-    startLine: piece.start + 1,
-    endLine: piece.end + 1,
+    startLine: firstLine + piece.start,
+    endLine: firstLine + piece.end,
     part: i + 1,
     parts: pieces.length,
   }));

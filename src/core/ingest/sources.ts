@@ -25,5 +25,5 @@ export function toSource(relPath: string, bytes: Uint8Array, maxBytes: number, r
   }
   if (!text.trim()) return { skipped: `${relPath} is empty` };
   const ref = range ? `file:${relPath}#L${range.startLine}-L${range.endLine}` : `file:${relPath}`;
-  return { ref, path: relPath, text };
+  return { ref, path: relPath, text, ...(range ? { firstLine: range.startLine } : {}) };
 }

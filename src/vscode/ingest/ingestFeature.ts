@@ -12,7 +12,11 @@ import { driftResolver, registerPlanReview, reviewAndApply, setChangeChooser } f
 /** What integration tests reach through the extension's API. */
 export interface IngestHooks {
   setChangeChooser: typeof setChangeChooser;
+  /** What the notification's Cancel button does, for every running ingest. */
+  cancelAll(): void;
 }
+
+const running = new Set<AbortController>();
 
 const ACTION = 'Ingest';
 
@@ -30,7 +34,7 @@ export const ingestFeature = {
       vscode.commands.registerCommand('repoWiki.ingestFolder', (uri?: vscode.Uri, options?: { glob?: string }) =>
         run(() => gatherFolder(services, uri, options?.glob))),
     );
-    return { ingest: { setChangeChooser } };
+    return { ingest: { setChangeChooser, cancelAll: () => running.forEach((controller) => controller.abort()) } };
   },
 };
 
@@ -67,11 +71,12 @@ async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<G
   const { AnthropicModel } = loadLlmModule();
   const model = new AnthropicModel({ apiKey, baseURL: llm.get<string>('baseUrl')?.trim() || undefined });
   const label = sources.length === 1 ? sources[0].path : `${sources.length} files`;
+  const controller = new AbortController();
+  running.add(controller);
   try {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Repo Wiki: ingesting ${label}`, cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
         let done = 0;
         return planIngest(
@@ -108,6 +113,8 @@ async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<G
   } catch (error) {
     reportFailure(services, error);
     return undefined;
+  } finally {
+    running.delete(controller);
   }
 }
 
