@@ -5,9 +5,14 @@ import { DriftEngine, type DriftReport } from '../core/drift/driftEngine';
 import { stampPage } from '../core/drift/stamp';
 import type { Wiki } from '../core/wiki';
 
+/** The drift engine for a wiki's workspace folder, reading files synchronously as the worker does. */
+export function driftEngineFor(wiki: Wiki): DriftEngine {
+  return new DriftEngine(wiki.root, new WorkerFileSystem(), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(wiki.root));
+}
+
 /** One drift pass over the whole wiki; with `stamp`, citations without an anchor are stamped first. */
 export async function checkDrift(wiki: Wiki, options: { stamp: boolean }): Promise<{ report: DriftReport; stamped: number }> {
-  const engine = new DriftEngine(wiki.root, new WorkerFileSystem(), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(wiki.root));
+  const engine = driftEngineFor(wiki);
   let pages = await wiki.loadPages();
   let stamped = 0;
   if (options.stamp) {

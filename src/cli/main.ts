@@ -17,13 +17,17 @@ Commands:
                   fingerprints for citations that have none)
   query QUESTION  answer a question from the wiki, as the chat does, in one turn; uses
                   ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) when set, else answers offline
+  ingest PATH...  the librarian folds files (or the files under folders) into pages; prints
+                  the plan, then writes it after a yes on a terminal, or with --yes
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --format FORMAT  text (default) or json; drift also takes github
   --stamp          with drift: stamp citations that have no fingerprint yet
   --offline        with query: answer from retrieval alone, without a model
-  --model NAME     with query: the Claude model (default ${DEFAULT_MODEL})
+  --model NAME     with query and ingest: the Claude model (default ${DEFAULT_MODEL})
+  --yes            with ingest: apply the plan without asking
+  --dry-run        with ingest: print the plan and write nothing
   -h, --help       show this help`;
 
 type Format = 'text' | 'json' | 'github';
@@ -48,6 +52,8 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
         stamp: { type: 'boolean', default: false },
         offline: { type: 'boolean', default: false },
         model: { type: 'string', default: DEFAULT_MODEL },
+        yes: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -60,7 +66,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
-  const command = positionals[0] === 'query' ? 'query' : positionals.join(' ');
+  const command = positionals[0] === 'query' || positionals[0] === 'ingest' ? positionals[0] : positionals.join(' ');
   const format = values.format as Format;
   const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
   if (!formats.includes(format)) {
@@ -70,7 +76,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
   const wiki = new Wiki(path.resolve(cwd, values.workspace ?? '.'), new NodeFileSystem(), { now: () => new Date() });
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -78,6 +84,11 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
     if (command === 'drift') return await drift(wiki, format, values.stamp === true, io);
+    if (command === 'ingest') {
+      const { ingestCommand } = await import('./ingest');
+      const options = { model: String(values.model), yes: values.yes === true, dryRun: values['dry-run'] === true, json: format === 'json' };
+      return await ingestCommand(wiki, positionals.slice(1), options, io, cwd);
+    }
     if (command === 'query') return await query(wiki, positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     return command === 'lint' ? await lint(wiki, format, io) : await rebuild(wiki, format, io);
   } catch (error) {

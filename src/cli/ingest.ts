@@ -1,0 +1,154 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { applyChanges } from '../core/ingest/apply';
+import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
+import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
+import { isLlmError } from '../core/llm';
+import type { Wiki } from '../core/wiki';
+import { driftEngineFor } from './drift';
+
+export interface IngestCliOptions {
+  model: string;
+  yes: boolean;
+  dryRun: boolean;
+  json: boolean;
+}
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage']);
+const INGESTIBLE = /\.(md|mdx|txt|ts|tsx|mts|cts|js|jsx|mjs|cjs|json|ya?ml|toml)$/i;
+
+/**
+ * `repo-wiki ingest PATH...`: plans with the model, prints the changes, and writes them only with
+ * --yes or after a yes on a terminal. Exit 0 on success (or nothing to do), 2 on failure.
+ */
+export async function ingestCommand(wiki: Wiki, paths: readonly string[], options: IngestCliOptions, io: Io, cwd: string): Promise<number> {
+  if (!paths.length) {
+    io.err('repo-wiki ingest: name at least one file or folder to ingest.');
+    return 2;
+  }
+  const apiKey = process.env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey) {
+    io.err('repo-wiki ingest: the librarian needs a model. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway), then run it again.');
+    return 2;
+  }
+  const { sources, skipped } = await collectSources(wiki, paths, cwd);
+  for (const reason of skipped) io.err(`skipped ${reason}`);
+  if (!sources.length) {
+    io.err('repo-wiki ingest: nothing to ingest.');
+    return 2;
+  }
+  const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
+  const model = new AnthropicModel({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL?.trim() || undefined });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let result: IngestPlanResult;
+  try {
+    result = await planIngest(
+      {
+        wiki,
+        model,
+        resolver: driftEngineFor(wiki),
+        settings: { model: options.model, maxTokens: INGEST_DEFAULTS.maxOutputTokens, chunkTokens: INGEST_DEFAULTS.chunkTokens },
+        today: new Date().toISOString().slice(0, 10),
+      },
+      sources,
+      controller.signal,
+      {
+        onChunk: ({ source, sources: total, chunk }) => io.err(`ingesting ${source + 1}/${total}: ${chunk.path}${chunk.parts > 1 ? ` (part ${chunk.part} of ${chunk.parts})` : ''}`),
+        onRetry: ({ delayMs, status }) => io.err(`the API is busy (${status || 'no connection'}); retrying in ${Math.ceil(delayMs / 1000)} s`),
+      },
+    );
+  } catch (error) {
+    if (error instanceof PlanRejectedError) {
+      for (const problem of error.problems) io.err(`  ${problem.path}: ${problem.message}`);
+      for (const [i, reply] of error.replies.entries()) io.err(`--- raw reply ${i + 1} of ${error.replies.length} ---\n${reply}`);
+    }
+    if (isLlmError(error) && error.kind === 'cancelled') {
+      io.err('repo-wiki ingest: cancelled; nothing was written.');
+      return 130;
+    }
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  const log = { op: 'ingest', sources: result.sources, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests };
+  printPlan(result, options.json, io);
+  if (options.dryRun) return 0;
+  if (result.changes.length && !options.yes && !(await confirm(`Apply ${result.changes.length} change(s) to ${wiki.dir}? [y/N] `))) {
+    io.err(process.stdin.isTTY ? 'Not applied.' : 'Not applied: pass --yes to write these changes without a terminal.');
+    return 0;
+  }
+  const applied = await applyChanges(wiki, result.changes, log);
+  if (!options.json) io.out(`Applied: ${applied.created.length} created, ${applied.updated.length} updated, ${applied.corroborated.length} corroborated, ${applied.linked.length} linked.`);
+  return 0;
+}
+
+function printPlan(result: IngestPlanResult, json: boolean, io: Io): void {
+  if (json) {
+    const changes = result.changes.map(({ slug, kind, title, detail, after }) => ({ slug, kind, title, detail, text: after }));
+    io.out(JSON.stringify({ sources: result.sources, changes, notes: result.notes, usage: result.usage, model: result.model }, null, 2));
+    return;
+  }
+  for (const change of result.changes) io.out(`${change.kind.padEnd(11)} .wiki/pages/${change.slug}.md  ${change.detail}`);
+  for (const note of result.notes) io.out(`note        ${note}`);
+  if (!result.changes.length) io.out('The wiki already holds what these sources say; nothing to change.');
+  io.out(`${result.usage.requests} request(s), ${result.usage.inputTokens} input and ${result.usage.outputTokens} output tokens (${result.model}).`);
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(question)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
+/** Files named, and ingestible files under folders named, within the caps; the rest with a reason. */
+async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string): Promise<{ sources: IngestSource[]; skipped: string[] }> {
+  const files: string[] = [];
+  const skipped: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of (await fsp.readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+      } else if (entry.isFile() && INGESTIBLE.test(entry.name)) files.push(full);
+    }
+  };
+  for (const given of paths) {
+    // Relative to the current directory, else to the workspace folder (for --workspace).
+    let absolute = path.resolve(cwd, given);
+    let stat = await fsp.stat(absolute).catch(() => undefined);
+    if (!stat && !path.isAbsolute(given)) {
+      absolute = path.resolve(wiki.root, given);
+      stat = await fsp.stat(absolute).catch(() => undefined);
+    }
+    if (!stat) skipped.push(`${given} (not found)`);
+    else if (stat.isDirectory()) await walk(absolute);
+    else files.push(absolute);
+  }
+  const sources: IngestSource[] = [];
+  for (const [i, file] of files.entries()) {
+    if (i >= INGEST_DEFAULTS.maxFiles) {
+      skipped.push(`${files.length - i} more files (at most ${INGEST_DEFAULTS.maxFiles} per ingest)`);
+      break;
+    }
+    const relPath = wiki.relative(file);
+    const size = (await fsp.stat(file)).size;
+    const source = size > INGEST_DEFAULTS.maxFileBytes
+      ? { skipped: `${relPath} is ${Math.round(size / 1024)} KB, over the ${INGEST_DEFAULTS.maxFileBytes / 1024} KB cap` }
+      : toSource(relPath, await fsp.readFile(file), INGEST_DEFAULTS.maxFileBytes);
+    if ('skipped' in source) skipped.push(source.skipped);
+    else sources.push(source);
+  }
+  return { sources, skipped };
+}

@@ -1,0 +1,88 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const CLI = path.resolve(__dirname, '../../../dist/cli.js');
+const DEMO = path.resolve(__dirname, '../../../demo');
+const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
+const KEY = 'sk-ant-cli-ingest-key';
+
+function cli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const PLAN = JSON.stringify({
+  pages: [{
+    action: 'create', slug: 'todo-completion', title: 'Completing todos', topic: 'patterns',
+    summary: 'What completing a todo does.', tags: ['todos'],
+    body: '# Completing todos\n\n`src/todos.ts:TodoStore.complete` marks a todo done.', citations: ['src/todos.ts:TodoStore.complete'],
+  }],
+  corroborate: [],
+  links: [],
+});
+
+describe('repo-wiki ingest', function () {
+  this.timeout(30000);
+  let mock: { url: string; requests: { body: { messages: { content: string }[] } }[]; script(...r: unknown[]): void; close(): Promise<void> };
+  let ws: string;
+  const env = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url });
+
+  beforeEach(async () => {
+    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ingest-'));
+    fs.cpSync(DEMO, ws, { recursive: true });
+    fs.mkdirSync(path.join(ws, 'docs'));
+    fs.writeFileSync(path.join(ws, 'docs', 'todos.md'), '# Todos\n\nCompleting a todo marks it done.\n');
+    mock = await startMockAnthropic({ validKey: KEY });
+  });
+  afterEach(async () => mock.close());
+
+  it('with --yes writes the plan, stamps its citations and logs the source and tokens', async () => {
+    mock.script({ text: PLAN, usage: { input_tokens: 900, output_tokens: 120 } });
+    const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env());
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /ingesting 1\/1: docs\/todos.md/);
+    assert.match(result.stdout, /create\s+\.wiki\/pages\/todo-completion\.md/);
+    assert.match(result.stdout, /Applied: 1 created/);
+    const page = fs.readFileSync(path.join(ws, '.wiki', 'pages', 'todo-completion.md'), 'utf8');
+    assert.match(page, /"src\/todos.ts:TodoStore.complete": "sig:[0-9a-f]{8} body:[0-9a-f]{8}"/);
+    const entry = JSON.parse(fs.readFileSync(path.join(ws, '.wiki', 'log.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+    assert.deepEqual([entry.op, entry.sources, entry.tokens], ['ingest', ['file:docs/todos.md'], { input: 900, output: 120 }]);
+    const drift = await cli(['drift', '--workspace', ws, '--format', 'json'], {});
+    assert.ok(!JSON.parse(drift.stdout).issues.some((i: { page: string }) => i.page.includes('todo-completion')), 'the new page has no drift');
+  });
+
+  it('--dry-run and a run without a terminal or --yes write nothing', async () => {
+    const before = fs.readFileSync(path.join(ws, '.wiki', 'log.jsonl'), 'utf8');
+    mock.script({ text: PLAN }, { text: PLAN });
+    const dry = await cli(['ingest', 'docs', '--workspace', ws, '--dry-run', '--format', 'json'], env());
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(JSON.parse(dry.stdout).changes.map((c: { slug: string; kind: string }) => [c.slug, c.kind]), [['todo-completion', 'create']]);
+    const unattended = await cli(['ingest', 'docs/todos.md', '--workspace', ws], env());
+    assert.equal(unattended.code, 0);
+    assert.match(unattended.stderr, /Not applied: pass --yes/);
+    assert.ok(!fs.existsSync(path.join(ws, '.wiki', 'pages', 'todo-completion.md')));
+    assert.equal(fs.readFileSync(path.join(ws, '.wiki', 'log.jsonl'), 'utf8'), before);
+  });
+
+  it('an invented citation is rejected with the raw reply, exit 2, nothing written', async () => {
+    mock.script({ text: PLAN.replace(/TodoStore\.complete/g, 'TodoStore.teleport') });
+    const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env());
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /src\/todos\.ts:TodoStore\.teleport does not resolve/);
+    assert.match(result.stderr, /--- raw reply 1 of 1 ---/);
+    assert.ok(!fs.existsSync(path.join(ws, '.wiki', 'pages', 'todo-completion.md')));
+  });
+
+  it('without a key, says what to set and exits 2', async () => {
+    const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws], {});
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /Set ANTHROPIC_API_KEY/);
+  });
+});
