@@ -85,7 +85,7 @@ export async function ingestCommand(wiki: Wiki, paths: readonly string[], option
     io.err(process.stdin.isTTY ? 'Not applied.' : 'Not applied: pass --yes to write these changes without a terminal.');
     return 0;
   }
-  const applied = await applyChanges(wiki, result.changes, log);
+  const applied = await applyChanges(wiki, result.changes, log, result.base);
   if (!options.json) io.out(`Applied: ${applied.created.length} created, ${applied.updated.length} updated, ${applied.corroborated.length} corroborated, ${applied.linked.length} linked.`);
   return 0;
 }
@@ -125,11 +125,11 @@ async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string)
     }
   };
   for (const given of paths) {
-    // Relative to the current directory, else to the workspace folder (for --workspace).
-    let absolute = path.resolve(cwd, given);
+    // Relative to the workspace folder (sources must be inside it), else to the current directory.
+    let absolute = path.resolve(wiki.root, given);
     let stat = await fsp.stat(absolute).catch(() => undefined);
     if (!stat && !path.isAbsolute(given)) {
-      absolute = path.resolve(wiki.root, given);
+      absolute = path.resolve(cwd, given);
       stat = await fsp.stat(absolute).catch(() => undefined);
     }
     if (!stat) skipped.push(`${given} (not found)`);

@@ -142,8 +142,10 @@ export class Wiki {
   async rebuildIndex(loaded?: WikiPage[]): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }> {
     const pages = loaded ?? (await this.loadPages());
     const index = buildIndex(pages);
-    const changedJson = await this.writeIfChanged(this.indexPath, renderIndexJson(index));
-    const changedMarkdown = await this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index));
+    const [changedJson, changedMarkdown] = await Promise.all([
+      this.writeIfChanged(this.indexPath, renderIndexJson(index)),
+      this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index)),
+    ]);
     return { index, pages, changed: changedJson || changedMarkdown };
   }
 

@@ -161,6 +161,23 @@ describe('ingest: preparing a plan against the wiki', () => {
     assert.match(again.notes.join('\n'), /already records file:docs\/arch\.md/);
   });
 
+  it('points links at the existing page when a planned page turns out to be a re-discovery', async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    const plan: Plan = {
+      pages: [
+        { action: 'create', slug: 'pipeline', title: 'Request pipeline', topic: 'architecture', summary: 's', tags: [], body: 'Middleware then router.', citations: [] },
+        { action: 'create', slug: 'timeouts', title: 'Timeouts', topic: 'gotchas', summary: 's', tags: [], body: 'Timeouts abort the [[pipeline|request pipeline]].', citations: [] },
+      ],
+      corroborate: [],
+      links: [{ from: 'pipeline', to: 'timeouts' }],
+    };
+    const prepared = await preparePlan(plan, wiki, await wiki.loadPages(), resolver, { sources: ['file:docs/t.md'], today: '2026-11-22' });
+    assert.deepEqual(prepared.problems, []);
+    assert.deepEqual(prepared.changes.map((c) => [c.slug, c.kind]), [['request-pipeline', 'corroborate'], ['timeouts', 'create']]);
+    assert.match(prepared.changes[1].body, /\[\[request-pipeline\|request pipeline\]\]/);
+    assert.match(prepared.changes[0].body, /## Related\n\n- \[\[timeouts\]\]/);
+  });
+
   it('adds a link once, under an existing Related section', () => {
     const body = '# Page\n\nText.\n\n## Related\n\n- [[a]]\n\n## Notes\n\nMore.\n';
     const once = withRelatedLink(body, 'b');

@@ -78,21 +78,40 @@ export class WikiRetriever {
       processTerm,
       searchOptions: { boost: FIELD_BOOST, prefix: (term) => term.length >= 4, fuzzy: (term) => (term.length >= 6 ? 0.15 : false) },
     });
-    const docs: IndexedPage[] = [];
+    this.index.addAll(pages.filter((page) => page.readable).map((page) => this.track(page)));
+  }
+
+  /** Brings the index up to date with `pages`, re-indexing only the pages whose content changed. */
+  sync(pages: readonly WikiPage[]): void {
+    const current = new Set<string>();
     for (const page of pages) {
       if (!page.readable) continue;
-      this.pages.set(page.slug, page);
-      const fm = page.frontmatter;
-      docs.push({ id: page.slug, title: fm.title ?? page.slug, summary: fm.summary ?? '', tags: (fm.tags ?? []).join(' '), body: page.body, status: fm.status ?? 'active' });
+      current.add(page.slug);
+      const indexed = this.pages.get(page.slug);
+      if (indexed === page) continue;
+      if (!indexed) this.index.add(this.track(page));
+      else if (sameContent(indexed, page)) this.pages.set(page.slug, page);
+      else this.index.replace(this.track(page));
     }
-    this.index.addAll(docs);
+    for (const slug of [...this.pages.keys()]) {
+      if (current.has(slug)) continue;
+      this.index.discard(slug);
+      this.pages.delete(slug);
+    }
+  }
+
+  private track(page: WikiPage): IndexedPage {
+    this.pages.set(page.slug, page);
+    const fm = page.frontmatter;
+    return { id: page.slug, title: fm.title ?? page.slug, summary: fm.summary ?? '', tags: (fm.tags ?? []).join(' '), body: page.body, status: fm.status ?? 'active' };
   }
 
   get size(): number {
     return this.pages.size;
   }
 
-  search(query: string, limit = 5): RetrievedPage[] {
+  /** The best pages for a query; `passages: false` skips picking each one's best paragraph. */
+  search(query: string, limit = 5, options: { passages?: boolean } = {}): RetrievedPage[] {
     const terms = queryTerms(query);
     if (!terms.length) return [];
     const results = this.index.search(terms.join(' '), {
@@ -106,7 +125,7 @@ export class WikiRetriever {
         summary: page.frontmatter.summary ?? '',
         status: page.frontmatter.status ?? 'active',
         score: Math.round(result.score * 1000) / 1000,
-        passage: bestPassage(page.body, terms),
+        passage: options.passages === false ? '' : bestPassage(page.body, terms),
       };
     });
   }
@@ -114,6 +133,12 @@ export class WikiRetriever {
   page(slug: string): WikiPage | undefined {
     return this.pages.get(slug);
   }
+}
+
+function sameContent(a: WikiPage, b: WikiPage): boolean {
+  const x = a.frontmatter;
+  const y = b.frontmatter;
+  return a.body === b.body && x.title === y.title && x.summary === y.summary && x.status === y.status && (x.tags ?? []).join(' ') === (y.tags ?? []).join(' ');
 }
 
 /** The paragraph (or fenced block) of a body that contains the most query terms. */

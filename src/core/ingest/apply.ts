@@ -1,5 +1,6 @@
 import { WikiError } from '../errors';
-import type { LogEntry } from '../model';
+import type { LogEntry, WikiPage } from '../model';
+import { parsePage } from '../page';
 import type { Wiki } from '../wiki';
 import type { PageChange } from './changes';
 
@@ -12,12 +13,14 @@ export interface AppliedChanges {
 
 /**
  * Writes the accepted changes (each page atomically), regenerates the index and appends one log
- * entry. Refuses before writing anything when a page changed on disk since the preview.
+ * entry. Refuses before writing anything when a page changed on disk since the preview. With
+ * `base`, the pages the plan was prepared against, the index is rebuilt without re-reading them.
  */
 export async function applyChanges(
   wiki: Wiki,
   changes: readonly PageChange[],
   log: Omit<LogEntry, 'ts' | 'pages'>,
+  base?: readonly WikiPage[],
 ): Promise<AppliedChanges> {
   for (const change of changes) {
     const now = await wiki.readPageText(change.slug);
@@ -27,12 +30,21 @@ export async function applyChanges(
     }
   }
   const applied: AppliedChanges = { created: [], updated: [], corroborated: [], linked: [] };
+  await Promise.all(changes.map((change) => wiki.writePage(change.slug, change.frontmatter, change.body, change.extraFields)));
   for (const change of changes) {
-    await wiki.writePage(change.slug, change.frontmatter, change.body, change.extraFields);
     const bucket = change.kind === 'create' ? applied.created : change.kind === 'update' ? applied.updated : change.kind === 'corroborate' ? applied.corroborated : applied.linked;
     bucket.push(change.slug);
   }
-  if (changes.length) await wiki.rebuildIndex();
+  if (changes.length) await wiki.rebuildIndex(base && withChanges(wiki, base, changes));
   await wiki.appendLog({ ...log, pages: changes.map((change) => change.slug), ...applied });
   return applied;
+}
+
+/** `base` with each changed page replaced by (or added as) its new text. */
+function withChanges(wiki: Wiki, base: readonly WikiPage[], changes: readonly PageChange[]): WikiPage[] {
+  const pages = new Map(base.map((page) => [page.slug, page]));
+  for (const change of changes) {
+    pages.set(change.slug, parsePage(wiki.relative(wiki.pagePath(change.slug)), change.slug, new TextEncoder().encode(change.after)));
+  }
+  return [...pages.values()];
 }

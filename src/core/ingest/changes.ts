@@ -28,6 +28,8 @@ export interface PageChange {
 
 export interface PreparedPlan {
   changes: PageChange[];
+  /** The pages the plan was prepared against; applying reuses them to rebuild the index. */
+  base: readonly WikiPage[];
   /** Plan entries dropped as harmless: a re-ingest of a source a page already records, for example. */
   notes: string[];
   /** Every problem; when there is one, nothing may be written. */
@@ -38,6 +40,8 @@ export interface PrepareOptions {
   /** Provenance of what was ingested, e.g. `file:docs/design.md`; recorded in each page's `sources`. */
   sources: readonly string[];
   today: string;
+  /** The existing pages most like a text (a search index); without it every page is compared. */
+  similar?(text: string): readonly WikiPage[];
 }
 
 /** Jaccard similarity of word sets at which a "new" page counts as one the wiki already has. */
@@ -55,6 +59,8 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
   const corroborate = new Map(plan.corroborate.map((c) => [c.slug, c.reason]));
   const planned: PlannedPage[] = [];
   const seen = new Set<string>();
+  /** Pages the plan would have created that the wiki already has: new slug -> existing slug. */
+  const merged = new Map<string, string>();
   for (const [i, page] of plan.pages.entries()) {
     const at = `pages[${i}]`;
     if (seen.has(page.slug)) {
@@ -62,8 +68,9 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
       continue;
     }
     seen.add(page.slug);
-    const duplicateOf = page.action === 'create' ? findDuplicate(page, existing) : undefined;
+    const duplicateOf = page.action === 'create' ? findDuplicate(page, existing, options.similar) : undefined;
     if (duplicateOf) {
+      merged.set(page.slug, duplicateOf.slug);
       corroborate.set(duplicateOf.slug, corroborate.get(duplicateOf.slug) || `re-discovered as "${page.title}"`);
       notes.push(`"${page.title}" is already in the wiki as [[${duplicateOf.slug}]]; it is corroborated instead of duplicated.`);
       continue;
@@ -74,23 +81,26 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
     }
     planned.push(page);
   }
+  // Links to a page that turned out to exist already point at that page instead.
+  const links = plan.links.map((link) => ({ from: merged.get(link.from) ?? link.from, to: merged.get(link.to) ?? link.to }));
+  for (const [i, page] of planned.entries()) planned[i] = { ...page, body: relink(page.body, merged) };
   const finalSlugs = new Set([...existing.keys(), ...planned.map((page) => page.slug)]);
   checkTitles(planned, existing, problems);
   const anchorsByPage = await resolveCitations(plan, planned, resolver, problems);
   for (const [slug] of corroborate) {
     if (!existing.has(slug)) problems.push({ path: 'corroborate', message: `"${slug}" is not a page of this wiki, so it cannot be corroborated` });
   }
-  for (const link of plan.links) {
+  for (const link of links) {
     for (const end of [link.from, link.to]) {
       if (!finalSlugs.has(end)) problems.push({ path: 'links', message: `[[${end}]] is neither a page of this wiki nor created by this plan` });
     }
   }
   for (const page of planned) {
     for (const link of parseLinks(page.body, 0)) {
-      if (!finalSlugs.has(link.target)) problems.push({ path: `pages[${plan.pages.indexOf(page)}].body`, message: `links to [[${link.target}]], which is neither a page of this wiki nor created by this plan` });
+      if (!finalSlugs.has(link.target)) problems.push({ path: `pages[${plan.pages.findIndex((p) => p.slug === page.slug)}].body`, message: `links to [[${link.target}]], which is neither a page of this wiki nor created by this plan` });
     }
   }
-  if (problems.length) return { changes: [], notes, problems };
+  if (problems.length) return { changes: [], base: pages, notes, problems };
 
   const drafts = new Map<string, Draft>();
   for (const page of planned) drafts.set(page.slug, draftFromPlan(page, existing.get(page.slug), anchorsByPage.get(page) ?? {}, options));
@@ -111,7 +121,7 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
       body: page.body,
     });
   }
-  for (const link of plan.links) {
+  for (const link of links) {
     if (link.from === link.to) continue;
     const draft = drafts.get(link.from) ?? existingDraft(existing.get(link.from)!, options.today);
     const body = withRelatedLink(draft.body, link.to);
@@ -121,7 +131,7 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
   }
   const sorted = [...drafts.entries()].sort(([a], [b]) => a.localeCompare(b));
   const changes = await Promise.all(sorted.map(async ([slug, draft]) => toChange(slug, draft, draft.page && (await readText(slug)))));
-  return { changes, notes, problems };
+  return { changes, base: pages, notes, problems };
 }
 
 interface Draft {
@@ -177,6 +187,15 @@ function toChange(slug: string, draft: Draft, before: string | undefined): PageC
   };
 }
 
+/** `[[old]]` and `[[old|label]]` rewritten to the slugs in `renames`. */
+function relink(body: string, renames: ReadonlyMap<string, string>): string {
+  if (!renames.size) return body;
+  return body.replace(/\[\[([^\[\]|\n]+)(\|[^\[\]\n]*)?\]\]/g, (whole, target: string, label = '') => {
+    const to = renames.get(target.trim());
+    return to ? `[[${to}${label}]]` : whole;
+  });
+}
+
 /** Adds `- [[to]]` under a "## Related" heading (created at the end when missing), once. */
 export function withRelatedLink(body: string, to: string): string {
   if (parseLinks(body, 0).some((link) => link.target === to)) return body;
@@ -191,15 +210,17 @@ export function withRelatedLink(body: string, to: string): string {
 }
 
 /** An active page with the same title, or whose words overlap enough to be the same knowledge. */
-function findDuplicate(page: PlannedPage, existing: ReadonlyMap<string, WikiPage>): WikiPage | undefined {
+function findDuplicate(page: PlannedPage, existing: ReadonlyMap<string, WikiPage>, similar?: PrepareOptions['similar']): WikiPage | undefined {
+  const active = (candidate: WikiPage | undefined) => candidate && (candidate.frontmatter.status ?? 'active') === 'active';
   const same = existing.get(page.slug);
-  if (same && (same.frontmatter.status ?? 'active') === 'active') return same;
+  if (active(same)) return same;
   const title = page.title.toLowerCase();
-  const words = new Set(queryTerms(`${page.title} ${page.summary} ${page.body}`));
+  for (const candidate of existing.values()) if (active(candidate) && candidate.frontmatter.title?.toLowerCase() === title) return candidate;
+  const text = `${page.title} ${page.summary} ${page.body}`;
+  const words = new Set(queryTerms(text));
   let best: { page: WikiPage; score: number } | undefined;
-  for (const candidate of existing.values()) {
-    if ((candidate.frontmatter.status ?? 'active') !== 'active') continue;
-    if (candidate.frontmatter.title?.toLowerCase() === title) return candidate;
+  for (const candidate of similar ? similar(text) : existing.values()) {
+    if (!active(candidate)) continue;
     const score = jaccard(words, new Set(queryTerms(`${candidate.frontmatter.title ?? ''} ${candidate.frontmatter.summary ?? ''} ${candidate.body}`)));
     if (score >= DUPLICATE_SIMILARITY && (!best || score > best.score)) best = { page: candidate, score };
   }
@@ -233,7 +254,7 @@ async function resolveCitations(plan: Plan, planned: readonly PlannedPage[], res
     return anchor;
   };
   await Promise.all(planned.map(async (page) => {
-    const at = `pages[${plan.pages.indexOf(page)}]`;
+    const at = `pages[${plan.pages.findIndex((p) => p.slug === page.slug)}]`;
     const inBody = findCitations({ body: page.body, bodyStartLine: 0 });
     const listed = page.citations.map((text) => ({ text, parsed: parseCitationText(text) }));
     for (const { text, parsed } of listed) {

@@ -69,6 +69,8 @@ export interface IngestDeps {
 
 const RELATED_PAGES = 4;
 const QUERY_TERMS = 40;
+/** Candidates the duplicate check compares a new page with. */
+const SIMILAR_PAGES = 8;
 
 /**
  * Asks the librarian for a plan per chunk of each source, merges the plans and prepares the page
@@ -78,7 +80,7 @@ export async function planIngest(deps: IngestDeps, sources: readonly IngestSourc
   const { wiki, settings } = deps;
   const pages = await wiki.loadPages();
   const schema = (await wiki.readSchema()) ?? '';
-  const retriever = new WikiRetriever(pages);
+  const retriever = retrieverFor(wiki.root, pages);
   const merged: Plan = { pages: [], corroborate: [], links: [] };
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, requests: 0 };
   const replies: string[] = [];
@@ -95,7 +97,8 @@ export async function planIngest(deps: IngestDeps, sources: readonly IngestSourc
     }
   }
   const refs = [...new Set(sources.map((source) => source.ref))];
-  const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: refs, today: deps.today });
+  const similar = (text: string) => retriever.search(queryTerms(text).slice(0, QUERY_TERMS).join(' '), SIMILAR_PAGES, { passages: false }).map((hit) => retriever.page(hit.slug)!);
+  const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: refs, today: deps.today, similar });
   if (prepared.problems.length) throw new PlanRejectedError(prepared.problems, replies);
   return { ...prepared, sources: refs, usage, model };
 }
@@ -130,6 +133,20 @@ async function askForPlan(
   }
 }
 
+// One search index per wiki, kept in step with its pages, so each ingest re-indexes only what changed.
+const retrievers = new Map<string, WikiRetriever>();
+
+function retrieverFor(root: string, pages: readonly WikiPage[]): WikiRetriever {
+  const cached = retrievers.get(root);
+  if (cached) {
+    cached.sync(pages);
+    return cached;
+  }
+  const retriever = new WikiRetriever(pages);
+  retrievers.set(root, retriever);
+  return retriever;
+}
+
 /** The lexical pre-check: existing pages that share the most words with the chunk. */
 function relatedPages(retriever: WikiRetriever, chunk: SourceChunk): WikiPage[] {
   const text = chunk.text.slice(0, 200_000);
@@ -138,7 +155,7 @@ function relatedPages(retriever: WikiRetriever, chunk: SourceChunk): WikiPage[] 
   for (const word of tokenize(text)) if (wanted.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
   const frequent = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, QUERY_TERMS).map(([word]) => word);
   const terms = [...queryTerms(chunk.path), ...frequent];
-  return retriever.search(terms.join(' '), RELATED_PAGES).map((hit) => retriever.page(hit.slug)!).filter(Boolean);
+  return retriever.search(terms.join(' '), RELATED_PAGES, { passages: false }).map((hit) => retriever.page(hit.slug)!).filter(Boolean);
 }
 
 /** Later chunks refine earlier ones: a page planned twice keeps its first action and its latest content. */

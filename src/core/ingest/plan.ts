@@ -41,7 +41,7 @@ export interface PlanProblem {
 
 /** Limits that keep one reply from flooding the wiki. */
 export const PLAN_LIMITS = {
-  pages: 25,
+  pages: 50,
   corroborations: 50,
   links: 100,
   titleChars: 200,
