@@ -173,9 +173,9 @@ describe('ingest: preparing a plan against the wiki', () => {
     };
     const prepared = await preparePlan(plan, wiki, await wiki.loadPages(), resolver, { sources: ['file:docs/t.md'], today: '2026-11-22' });
     assert.deepEqual(prepared.problems, []);
-    assert.deepEqual(prepared.changes.map((c) => [c.slug, c.kind]), [['request-pipeline', 'corroborate'], ['timeouts', 'create']]);
-    assert.match(prepared.changes[1].body, /\[\[request-pipeline\|request pipeline\]\]/);
-    assert.match(prepared.changes[0].body, /## Related\n\n- \[\[timeouts\]\]/);
+    assert.deepEqual(prepared.changes.map((c) => [c.slug, c.kind]), [['timeouts', 'create'], ['request-pipeline', 'corroborate']]);
+    assert.match(prepared.changes[0].body, /\[\[request-pipeline\|request pipeline\]\]/);
+    assert.match(prepared.changes[1].body, /## Related\n\n- \[\[timeouts\]\]/);
   });
 
   it('adds a link once, under an existing Related section', () => {

@@ -129,10 +129,13 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
     const detail = draft.kind !== 'link' ? draft.detail : draft.detail ? `${draft.detail}, [[${link.to}]]` : `adds a link to [[${link.to}]]`;
     drafts.set(link.from, { ...draft, body, detail });
   }
-  const sorted = [...drafts.entries()].sort(([a], [b]) => a.localeCompare(b));
+  // New and rewritten pages first: they are what a reviewer reads most closely.
+  const sorted = [...drafts.entries()].sort(([a, x], [b, y]) => KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || a.localeCompare(b));
   const changes = await Promise.all(sorted.map(async ([slug, draft]) => toChange(slug, draft, draft.page && (await readText(slug)))));
   return { changes, base: pages, notes, problems };
 }
+
+const KIND_ORDER: readonly PageChange['kind'][] = ['create', 'update', 'corroborate', 'link'];
 
 interface Draft {
   kind: PageChange['kind'];

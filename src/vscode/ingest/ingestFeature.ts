@@ -179,8 +179,10 @@ async function readSources(wiki: Wiki, uris: readonly vscode.Uri[], maxBytes: nu
 
 async function gatherFiles(services: Services, uris: readonly vscode.Uri[] | undefined): Promise<Gathered | undefined> {
   let chosen = uris;
+  // From the palette: the file in the active editor, else ask for files.
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (!chosen?.length && active?.scheme === 'file' && services.wikis.forUri(active) && !services.wikis.forUri(active)!.relative(active.fsPath).startsWith('.wiki/')) chosen = [active];
   if (!chosen?.length) {
-    const active = vscode.window.activeTextEditor?.document.uri;
     chosen = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Ingest', title: 'Repo Wiki: files to ingest into the wiki', defaultUri: active });
     if (!chosen?.length) return undefined;
   }

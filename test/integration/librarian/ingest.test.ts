@@ -71,7 +71,7 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
 
     const result = await vscode.commands.executeCommand<{ pages: string[] } | undefined>('repoWiki.ingestFiles', uri);
     assert.deepEqual(result?.pages.sort(), ['request-pipeline', 'response-caching']);
-    assert.deepEqual(reviewed, ['link:request-pipeline', 'create:response-caching']);
+    assert.deepEqual(reviewed, ['create:response-caching', 'link:request-pipeline']);
 
     const request = mock.requests.at(-1)!;
     assert.equal(request.apiKey, API_KEY);
