@@ -3,8 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RepoWikiApi } from '../../../src/extension';
+import type { HostToWebview } from '../../../src/shared/protocol';
+import type { ChatHooks } from '../../../src/vscode/chat/chatView';
 import type { IngestHooks } from '../../../src/vscode/ingest/ingestFeature';
-import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type MockAnthropic } from '../helpers';
+import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type MockAnthropic, type MockRequest } from '../helpers';
 
 const API_KEY = 'sk-ant-ingest-test-key';
 
@@ -92,6 +94,20 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     assert.deepEqual(entry.tokens, { input: 2100, output: 350 });
     assert.deepEqual(entry.created, ['response-caching']);
     await waitFor('the new page in the Pages snapshot', async () => (await api.services.snapshots.get(api.services.wikis.all()[0])).pages.some((p) => p.slug === 'response-caching'));
+  });
+
+  it('the loop: the ingested page is retrieved and cited by the next chat question', async () => {
+    const chat = api.hooks.chat as ChatHooks;
+    // The model cites whatever page the prompt put first.
+    mock.script((body: MockRequest['body']) => ({ text: `See [[${/<page slug="([^"]+)"/.exec(body.messages.at(-1)!.content)?.[1]}]].` }));
+    const requestId = 'loop-after-ingest';
+    const done = new Promise<Extract<HostToWebview, { type: 'turnDone' }>>((resolve) => {
+      const subscription = chat.onDidPost((m) => m.type === 'turnDone' && m.requestId === requestId && (subscription.dispose(), resolve(m)));
+    });
+    await chat.send({ type: 'ask', requestId, question: 'Which responses get cached, and are errors cached?' });
+    const turn = (await done).turn;
+    assert.equal(turn.pages[0].slug, 'response-caching');
+    assert.equal(turn.answer, 'See [[response-caching]].');
   });
 
   it('running the same ingest again creates no duplicate', async () => {
