@@ -31,11 +31,11 @@ describe('Restricted Mode: Repo Wiki reads but never writes', () => {
     await waitFor('the demo\'s broken link', () => lintDiagnostics(uri).some((d) => d.code === 'broken-link'));
   });
 
-  it('no command writes: new page, rebuild index, init and commit leave .wiki/ and git untouched', async () => {
+  it('no command writes: new page, rebuild index, init, commit and ingest leave .wiki/ and git untouched', async () => {
     fs.writeFileSync(wikiFile('index.json'), '{ "stale": true }\n'); // a trusted window's rebuild would rewrite this
     const before = snapshotOf(wikiFile());
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
-    for (const command of ['repoWiki.newPage', 'repoWiki.rebuildIndex', 'repoWiki.init', 'repoWiki.commit']) {
+    for (const command of ['repoWiki.newPage', 'repoWiki.rebuildIndex', 'repoWiki.init', 'repoWiki.commit', 'repoWiki.ingestFiles', 'repoWiki.ingestFolder', 'repoWiki.ingestSelection']) {
       assert.equal(await vscode.commands.executeCommand(command), undefined, command);
     }
     assert.deepEqual(snapshotOf(wikiFile()), before);
