@@ -34,9 +34,9 @@ const builds = [
     outdir: 'dist',
   },
   {
-    // Chat's heavy adapters (sql.js, the Anthropic SDK), required by the extension on first use.
+    // Heavy adapters (sql.js, the Anthropic SDK, simple-git), required by the extension on first use.
     ...common,
-    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts' },
+    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -74,6 +74,6 @@ if (watch) {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
   chmodSync('dist/cli.js', 0o755);
   const inputs = Object.keys(results[0].metafile.inputs);
-  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai)\//.test(input));
+  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai|simple-git)\//.test(input));
   if (heavy.length) throw new Error(`Heavy modules reached the activation bundle: ${heavy.slice(0, 3).join(', ')}`);
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { commitWiki, prepareWikiCommit } from '../../core/commitWiki';
 import { WikiError } from '../../core/errors';
 import { TOPICS, type Topic } from '../../core/model';
+import { loadGitModule } from '../heavyModules';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
 
@@ -69,7 +70,7 @@ async function commit(services: Services) {
   const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Commit wiki changes' });
   if (!wiki) return undefined;
   // simple-git loads only when someone commits.
-  const { SimpleGitWiki } = await import('../../adapters/gitWiki');
+  const { SimpleGitWiki } = loadGitModule();
   const git = new SimpleGitWiki(wiki.root);
   let prepared: { message: string; paths: string[] };
   try {
