@@ -6,13 +6,14 @@ import { commandsFeature } from './vscode/commands/wikiCommands';
 import { driftFeature } from './vscode/drift/driftFeature';
 import { indexFeature } from './vscode/index/indexUpkeep';
 import { ingestFeature } from './vscode/ingest/ingestFeature';
+import { librarianLintFeature } from './vscode/librarian/librarianLint';
 import { lintFeature } from './vscode/lint/lintDiagnostics';
 import { pagesFeature } from './vscode/pages/pagesTree';
 import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */

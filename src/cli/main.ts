@@ -11,7 +11,8 @@ const USAGE = `Usage: repo-wiki <command> [--workspace DIR] [--format text|json]
 Commands:
   init            create .wiki/ in the workspace (never overwrites an existing wiki)
   index rebuild   regenerate .wiki/index.json and .wiki/index.md from the pages
-  lint            check pages; exits 1 when any error is found
+  lint            check pages; exits 1 when any error is found (--fix applies the safe
+                  fixes first; --llm adds the librarian's pass, needs ANTHROPIC_API_KEY)
   drift           check code citations against the code; exits 1 when any is in error
                   (--format github prints GitHub Actions annotations; --stamp records
                   fingerprints for citations that have none)
@@ -26,6 +27,9 @@ Options:
   --stamp          with drift: stamp citations that have no fingerprint yet
   --offline        with query: answer from retrieval alone, without a model
   --model NAME     with query and ingest: the Claude model (default ${DEFAULT_MODEL})
+  --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose
+                   citations are all missing as stale
+  --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N)
   --yes            with ingest: apply the plan without asking
   --dry-run        with ingest: print the plan and write nothing
   -h, --help       show this help`;
@@ -53,6 +57,10 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
         offline: { type: 'boolean', default: false },
         model: { type: 'string', default: DEFAULT_MODEL },
         yes: { type: 'boolean', default: false },
+        fix: { type: 'boolean', default: false },
+        llm: { type: 'boolean', default: false },
+        'max-pages': { type: 'string', default: '20' },
+        'max-tokens': { type: 'string', default: '30000' },
         'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
@@ -90,7 +98,15 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
       return await ingestCommand(wiki, positionals.slice(1), options, io, cwd);
     }
     if (command === 'query') return await query(wiki, positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
-    return command === 'lint' ? await lint(wiki, format, io) : await rebuild(wiki, format, io);
+    if (command === 'lint') {
+      const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;
+      if (llm && !(llm.maxPages > 0 && llm.maxTokens > 0)) {
+        io.err('--max-pages and --max-tokens must be positive numbers.');
+        return 2;
+      }
+      return await lint(wiki, format, io, { fix: values.fix === true, llm });
+    }
+    return await rebuild(wiki, format, io);
   } catch (error) {
     io.err(`repo-wiki: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
     return 2;
@@ -111,17 +127,31 @@ async function rebuild(wiki: Wiki, format: Format, io: Io): Promise<number> {
   return 0;
 }
 
-async function lint(wiki: Wiki, format: Format, io: Io): Promise<number> {
-  const { pages, issues } = await wiki.lint();
+async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number } }): Promise<number> {
+  // TypeScript and the SDK load only for these flags.
+  const extras = options.fix || options.llm ? await import('./lintExtras') : undefined;
+  const fixed = options.fix ? await extras!.fixLint(wiki) : undefined;
+  const { pages, issues: deterministic } = await wiki.lint();
+  const librarian = options.llm ? await extras!.librarianLint(wiki, options.llm, (line) => io.err(line)) : undefined;
+  const issues = [...deterministic, ...(librarian?.findings ?? [])];
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   if (format === 'json') {
-    io.out(JSON.stringify({ pagesChecked: pages.length, issues: issues.map(toJson) }, null, 2));
+    const llm = librarian && { pagesChecked: librarian.pagesChecked, pagesSkipped: librarian.pagesSkipped, usage: librarian.usage, budget: librarian.budget, dropped: librarian.dropped };
+    io.out(JSON.stringify({ pagesChecked: pages.length, issues: issues.map(toJson), ...(fixed ? { fixed } : {}), ...(llm ? { librarian: llm } : {}) }, null, 2));
   } else {
+    if (fixed) {
+      for (const { slug, targets } of fixed.unlinked) io.out(`fixed  .wiki/pages/${slug}.md  unlinked deleted page${targets.length === 1 ? '' : 's'} ${targets.map((t) => `[[${t}]]`).join(', ')}`);
+      for (const { slug, citations } of fixed.stale) io.out(`fixed  .wiki/pages/${slug}.md  marked stale: all ${citations} code citations are missing`);
+      if (fixed.indexChanged) io.out('fixed  .wiki/index.json  rebuilt');
+    }
     for (const issue of issues) {
       const { line, column } = toJson(issue);
       io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.message}`);
     }
     io.out(`${pages.length} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${issues.length - errors} other issue${issues.length - errors === 1 ? '' : 's'}.`);
+    if (librarian) {
+      io.out(`Librarian: ${librarian.findings.length} findings in ${librarian.pagesChecked.length} pages, ${librarian.usage.inputTokens} of ${librarian.budget.maxTokens} input tokens${librarian.pagesSkipped.length ? `; ${librarian.pagesSkipped.length} pages left for the next run` : ''}.`);
+    }
   }
   return errors ? 1 : 0;
 }

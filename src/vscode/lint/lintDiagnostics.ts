@@ -32,6 +32,9 @@ export const lintFeature = {
         const message = count ? `Repo Wiki: ${count} lint issue${count === 1 ? '' : 's'} in ${pages} pages.` : `Repo Wiki: ${pages} pages, no lint issues.`;
         void vscode.window.showInformationMessage(message, ...(count ? ['Show Problems'] : []))
           .then((choice) => choice && vscode.commands.executeCommand('workbench.panel.markers.view.focus'));
+        if (vscode.workspace.getConfiguration('repoWiki.lint.llm').get<boolean>('enabled', false)) {
+          void vscode.commands.executeCommand('repoWiki.lintWithLibrarian');
+        }
         return { issues: count, pages };
       }),
     );

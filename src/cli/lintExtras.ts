@@ -1,0 +1,34 @@
+import { FileCitedCode } from '../adapters/citedCode';
+import { CachingSymbolParser, TsSymbolParser } from '../adapters/typescript/tsSymbolParser';
+import { lintWithLibrarian, LintReplyError, type LintPassReport } from '../core/librarian/lintPass';
+import { applyLintFixes, planLintFixes, type LintFixPlan } from '../core/lintFix';
+import type { Wiki } from '../core/wiki';
+import { checkDrift } from './drift';
+
+/** `lint --fix`: the safe fixes, applied; returns what changed. */
+export async function fixLint(wiki: Wiki): Promise<LintFixPlan & { pages: string[]; indexChanged: boolean }> {
+  const { report } = await checkDrift(wiki, { stamp: false });
+  const plan = await planLintFixes(wiki, await wiki.loadPages(), report);
+  return { ...plan, ...(await applyLintFixes(wiki, plan, new Date().toISOString().slice(0, 10))) };
+}
+
+/** `lint --llm`: the librarian's pass through the Anthropic API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
+export async function librarianLint(wiki: Wiki, options: { model: string; maxPages: number; maxTokens: number }, onProgress: (line: string) => void): Promise<LintPassReport> {
+  const apiKey = process.env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey) throw new Error('lint --llm needs a model: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway).');
+  const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
+  const model = new AnthropicModel({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL?.trim() || undefined });
+  const parser = new CachingSymbolParser(new TsSymbolParser());
+  const code = new FileCitedCode(wiki.root, async (relPath, text) => [...parser.parse(relPath, text).symbols.values()]);
+  const pages = await wiki.loadPages();
+  try {
+    const report = await lintWithLibrarian(pages, { model, code, settings: { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: 4096 } }, undefined, {
+      onBatch: ({ checked, total, tokens, budget }) => onProgress(`librarian lint: page ${checked + 1}/${total}, ${tokens} of ${budget} tokens`),
+    });
+    await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
+    return report;
+  } catch (error) {
+    if (error instanceof LintReplyError) onProgress(`--- raw reply ---\n${error.reply}`);
+    throw error;
+  }
+}
