@@ -12,6 +12,7 @@ import { loadLlmModule } from '../heavyModules';
 import { driftResolver, reviewAndApply } from '../ingest/planReview';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
+import { registerLintFixCommand } from './lintFixCommand';
 
 const REPORT_SCHEME = 'repo-wiki-report';
 
@@ -33,6 +34,7 @@ export const librarianLintFeature = {
     const changed = new vscode.EventEmitter<vscode.Uri>();
     const reportUri = (wiki: Wiki) => vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${path.basename(wiki.root)}/librarian-lint.md`, query: wiki.root });
     context.subscriptions.push(
+      registerLintFixCommand(services),
       keys,
       diagnostics,
       changed,
