@@ -83,13 +83,48 @@ describe('The librarian in a real VS Code workbench (installed from the .vsix)',
     assert.match(mock.requests[0].body.messages[0].content, /<source path="docs\/caching.md"/);
 
     // Uncheck the corroboration, keep the rest, apply with Enter.
-    await review.locator('.monaco-list-row', { hasText: 'Errors become responses at the edge' }).locator('.monaco-checkbox, input[type=checkbox]').first().click();
+    const row = review.locator('.monaco-list-row', { hasText: 'Errors become responses at the edge' }).first();
+    // The row is the checkbox (role="checkbox"); check the state rather than trust one click.
+    for (let attempt = 1; (await row.getAttribute('aria-checked')) !== 'false'; attempt++) {
+      if (attempt > 3) throw new Error('could not uncheck the corroboration');
+      await row.locator('.monaco-checkbox').click();
+      await page.waitForTimeout(200);
+    }
+    await review.getByText('2 Selected').waitFor({ timeout: 5000 });
     await page.keyboard.press('Enter');
     await page.locator('.notification-toast', { hasText: /1 created, 1 linked/ }).waitFor({ timeout: 30000 });
     const created = path.join(workspace, '.wiki', 'pages', 'response-caching.md');
     assert.ok(fs.existsSync(created));
     assert.match(fs.readFileSync(created, 'utf8'), /"src\/pipeline.ts:Pipeline.run": "sig:[0-9a-f]{8} body:[0-9a-f]{8}"/);
     assert.match(fs.readFileSync(path.join(workspace, '.wiki', 'pages', 'errors-become-responses-at-the-edge.md'), 'utf8'), /^corroborations: 1$/m, 'the unchecked corroboration was not applied');
+    await page.locator('.tab', { hasText: /↔ proposed/ }).first().waitFor({ state: 'detached', timeout: 10000 });
     await screenshot(page, 'ingest-applied');
+  });
+
+  it('shows the librarian lint findings in the Problems panel, with the report', async () => {
+    mock.script((body: { messages: { content: string }[] }) => ({
+      text: JSON.stringify({
+        findings: /<page slug="middleware-conventions"/.test(body.messages[0].content) ? [
+          { kind: 'unsupported-claim', page: 'middleware-conventions', quote: 'never a mutated original', severity: 'warning', message: 'requestTimeout copies the request today, but the page claims every middleware does; logger passes the original through.' },
+          { kind: 'missing-link', page: 'middleware-conventions', quote: 'Short-circuit', severity: 'info', related: ['errors-become-responses-at-the-edge'], message: 'Short-circuiting by throwing is the subject of another page; link it.' },
+        ] : [],
+      }),
+      usage: { input_tokens: 5200, output_tokens: 240 },
+    }));
+    await runCommand(page, 'Repo Wiki: Lint wiki with the librarian');
+    const toast = page.locator('.notification-toast', { hasText: /Librarian lint: 2 findings/ });
+    await toast.waitFor({ timeout: 60000 });
+    await toast.getByRole('button', { name: 'Show Problems' }).click();
+    const problems = page.locator('.markers-panel');
+    await problems.getByText(/requestTimeout copies the request today/).first().waitFor({ timeout: 30000 });
+    await problems.getByText(/Short-circuiting by throwing/).first().waitFor({ timeout: 30000 });
+    await problems.locator('.monaco-list-row', { hasText: /requestTimeout copies the request today/ }).first().dblclick();
+    await page.locator('.tab.active', { hasText: 'middleware-conventions.md' }).waitFor({ timeout: 30000 });
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await screenshot(page, 'librarian-lint-problems');
+    await runCommand(page, 'Repo Wiki: Open the librarian lint report');
+    await page.locator('.tab.active', { hasText: 'librarian-lint.md' }).waitFor({ timeout: 30000 });
+    await page.locator('.editor-instance .view-lines', { hasText: /Tokens:\s5,200\sinput/ }).first().waitFor({ timeout: 30000 }); // Monaco renders spaces as nbsp
+    await screenshot(page, 'librarian-lint-report');
   });
 });

@@ -99,8 +99,16 @@ export async function reviewAndApply(
       });
     return applied;
   } finally {
+    await closePreviews();
     proposed.forget(uris.flatMap((pair) => [pair.before, pair.after]));
   }
+}
+
+/** Closes the diff tabs the review opened: once the plan is applied or rejected they show nothing real. */
+async function closePreviews(): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === SCHEME);
+  if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
 }
 
 async function showDiff(wiki: Wiki, change: PageChange, uris: { before: vscode.Uri; after: vscode.Uri }, preserveFocus: boolean): Promise<void> {
