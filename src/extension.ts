@@ -9,11 +9,13 @@ import { ingestFeature } from './vscode/ingest/ingestFeature';
 import { librarianLintFeature } from './vscode/librarian/librarianLint';
 import { lintFeature } from './vscode/lint/lintDiagnostics';
 import { pagesFeature } from './vscode/pages/pagesTree';
+import { scmFeature } from './vscode/scm/wikiSourceControl';
+import { PageAges } from './vscode/pageAges';
 import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */
@@ -35,8 +37,9 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
     context.subscriptions.push({ dispose: () => client.dispose() });
     return client;
   }));
-  const services: Services = { wikis, snapshots, output, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
-  context.subscriptions.push(output, wikis, snapshots);
+  const ages = new PageAges();
+  const services: Services = { wikis, snapshots, output, ages, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
+  context.subscriptions.push(output, wikis, snapshots, ages);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
   return { services, hooks, activationMs: performance.now() - started };
 }

@@ -18,6 +18,15 @@ export class SimpleGitWiki implements WikiGit {
     return undefined;
   }
 
+  /** A file's text at HEAD (path relative to this folder), or undefined when HEAD has no such file. */
+  async fileAtHead(relPath: string): Promise<string | undefined> {
+    try {
+      return await this.git.show([`HEAD:./${relPath}`]);
+    } catch {
+      return undefined;
+    }
+  }
+
   async logAtHead(): Promise<string | undefined> {
     try {
       return await this.git.show([`HEAD:./${WIKI_DIR}/log.jsonl`]);
@@ -37,6 +46,15 @@ export class SimpleGitWiki implements WikiGit {
       if (field[0] === 'R' || field[0] === 'C') i++; // the rename's source path follows
     }
     return paths.sort();
+  }
+
+  async pagesLog(): Promise<string> {
+    try {
+      // --relative: names relative to this folder, even when the repository root is above it.
+      return await this.git.raw(['log', '--format=%x00%ct', '--name-only', '--no-renames', '--relative', '--', `${WIKI_DIR}/pages`]);
+    } catch {
+      return ''; // no commits yet, or not a repository
+    }
   }
 
   async commitWiki(message: string): Promise<{ commit: string; files: string[] }> {

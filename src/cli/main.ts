@@ -18,6 +18,8 @@ Commands:
                   fingerprints for citations that have none)
   query QUESTION  answer a question from the wiki, as the chat does, in one turn; uses
                   ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) when set, else answers offline
+  hook install    add the drift check to the repository's pre-commit hook (runs on commits
+                  that touch .wiki/ or a cited file; an existing hook keeps running)
   ingest PATH...  the librarian folds files (or the files under folders) into pages; prints
                   the plan, then writes it after a yes on a terminal, or with --yes
 
@@ -84,7 +86,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
   const wiki = new Wiki(path.resolve(cwd, values.workspace ?? '.'), new NodeFileSystem(), { now: () => new Date() });
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'hook install'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -92,6 +94,13 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
     if (command === 'drift') return await drift(wiki, format, values.stamp === true, io);
+    if (command === 'hook install') {
+      const { installPreCommitHook } = await import('../adapters/gitHooks');
+      const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
+      if (format === 'json') io.out(JSON.stringify(result));
+      else io.out(`${result.action === 'unchanged' ? 'Already installed' : `Pre-commit drift check ${result.action}`}: ${result.path}`);
+      return 0;
+    }
     if (command === 'ingest') {
       const { ingestCommand } = await import('./ingest');
       const options = { model: String(values.model), yes: values.yes === true, dryRun: values['dry-run'] === true, json: format === 'json' };

@@ -32,4 +32,6 @@ export interface WikiGit {
   changedWikiPaths(): Promise<string[]>;
   /** Commit only `.wiki/` paths; every other staged or unstaged change stays as it was. */
   commitWiki(message: string): Promise<{ commit: string; files: string[] }>;
+  /** `git log` of `.wiki/pages` as `%x00%ct` plus file names, newest first, in one call ('' without history). */
+  pagesLog(): Promise<string>;
 }

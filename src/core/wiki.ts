@@ -6,6 +6,7 @@ import { lintPages } from './lint';
 import { parsePage, serializePage } from './page';
 import type { Clock, FileSystem } from './ports';
 import { assertSlug, slugify, uniqueSlug } from './slug';
+import { hasConflictMarkers } from './text';
 import { buildIndex, parseIndex, renderIndexJson, renderIndexMarkdown, type IndexProblem } from './wikiIndex';
 
 export const WIKI_DIR = '.wiki';
@@ -149,9 +150,12 @@ export class Wiki {
     return { index, pages, changed: changedJson || changedMarkdown };
   }
 
-  /** The index, regenerated first when it is missing, unparsable or left with merge conflict markers. */
+  /** The index, regenerated first when it is missing, unparsable or either file has merge conflict markers. */
   async loadIndex(): Promise<{ index: WikiIndex; repaired?: IndexProblem }> {
     const parsed = parseIndex(await this.readText(this.indexPath));
+    if ('index' in parsed && hasConflictMarkers((await this.readText(this.indexMarkdownPath)) ?? '')) {
+      return { index: (await this.rebuildIndex()).index, repaired: 'conflict' };
+    }
     if ('index' in parsed) return { index: parsed.index };
     const { index } = await this.rebuildIndex();
     return { index, repaired: parsed.problem };

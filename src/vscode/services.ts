@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { DriftClient } from '../adapters/drift/driftClient';
+import type { PageAges } from './pageAges';
 import type { WikiSnapshots } from './wikiSnapshots';
 import type { WorkspaceWikis } from './workspaceWikis';
 
@@ -8,6 +9,8 @@ export interface Services {
   readonly wikis: WorkspaceWikis;
   readonly snapshots: WikiSnapshots;
   readonly output: vscode.LogOutputChannel;
+  /** Page ages from git history, for the Pages tree and the model's context. */
+  readonly ages: PageAges;
   /** Folder `init` copies into a new `.wiki/`. */
   readonly templateDir: string;
   /** The drift worker (TypeScript parsing off the main thread), started on first use. */

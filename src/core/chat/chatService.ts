@@ -18,6 +18,8 @@ export type ModelChoice = { model: LanguageModel } | { offline: OfflineReason };
 export interface AnswerDependencies {
   /** The wiki's pages as they are now. The same array means nothing changed (the index is reused). */
   pages(): Promise<readonly WikiPage[]>;
+  /** Page age tags by slug ("stable for 3 months (+2)"), shown to the model in the catalog. */
+  ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>>;
   chooseModel(): Promise<ModelChoice>;
   settings(): ChatSettings;
 }
@@ -133,7 +135,10 @@ export class AnswerEngine {
 
   private async index() {
     const pages = await this.deps.pages();
-    if (this.cached?.pages !== pages) this.cached = { pages, retriever: new WikiRetriever(pages), catalog: catalog(pages) };
+    if (this.cached?.pages !== pages) {
+      const ages = await this.deps.ages?.(pages).catch(() => undefined);
+      this.cached = { pages, retriever: new WikiRetriever(pages), catalog: catalog(pages, undefined, ages) };
+    }
     return this.cached;
   }
 }

@@ -242,6 +242,10 @@ export class ChatController implements vscode.Disposable {
         const wiki = await this.wiki();
         return wiki ? (await this.services.snapshots.get(wiki)).pages : [];
       },
+      ages: async (pages) => {
+        const wiki = await this.wiki();
+        return wiki ? this.services.ages.tags(wiki, pages) : new Map();
+      },
       chooseModel: () => this.chooseModel(),
       settings: () => this.settings(),
       now: () => new Date(),

@@ -1,6 +1,9 @@
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
+import { hasConflictMarkers } from '../../core/text';
+import type { Wiki } from '../../core/wiki';
 import type { Services } from '../services';
-import { showError } from '../userErrors';
+import { ensureTrusted, showError } from '../userErrors';
 
 /**
  * Keeps index.json/index.md current when pages change, which also repairs an index left
@@ -14,8 +17,12 @@ export const indexFeature = {
       services.snapshots.onDidUpdate(async (snapshot) => {
         if (!snapshot.exists || !vscode.workspace.isTrusted || !enabled()) return;
         try {
+          const conflicted = await conflictedIndexFiles(snapshot.wiki);
           const { changed } = await snapshot.wiki.rebuildIndex(snapshot.pages);
           if (changed) services.output.info(`Regenerated the index of ${snapshot.wiki.root} (${snapshot.pages.length} pages).`);
+          if (conflicted.length) {
+            void vscode.window.showInformationMessage(`Repo Wiki: ${conflicted.join(' and ')} had merge conflict markers; regenerated from the pages. Commit the result with the merge.`);
+          }
           reported.delete(snapshot.wiki.root);
         } catch (error) {
           // Report a failing folder once, not on every change.
@@ -24,6 +31,32 @@ export const indexFeature = {
           showError(services.output, 'Updating the wiki index', error);
         }
       }),
+      vscode.commands.registerCommand('repoWiki.repairIndex', async () => {
+        if (!ensureTrusted('Repairing the index')) return undefined;
+        const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Repair wiki index after a merge' });
+        if (!wiki) return undefined;
+        try {
+          const conflicted = await conflictedIndexFiles(wiki);
+          const { index, repaired } = await wiki.loadIndex();
+          const { changed } = await wiki.rebuildIndex();
+          const what = conflicted.length ? `${conflicted.join(' and ')} had merge conflict markers` : repaired ? `index.json was ${repaired}` : changed ? 'the index was out of date' : 'the index was already current';
+          void vscode.window.showInformationMessage(`Repo Wiki: ${what}; it now lists ${index.pages.length} pages, regenerated from .wiki/pages.`);
+          return { conflicted, repaired: repaired ?? (changed ? 'outdated' : undefined), pages: index.pages.length };
+        } catch (error) {
+          showError(services.output, 'Repairing the index', error);
+          return undefined;
+        }
+      }),
     );
   },
 };
+
+/** Which of the generated index files hold merge conflict markers. */
+async function conflictedIndexFiles(wiki: Wiki): Promise<string[]> {
+  const files: string[] = [];
+  for (const file of [wiki.indexPath, wiki.indexMarkdownPath]) {
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    if (hasConflictMarkers(text)) files.push(wiki.relative(file));
+  }
+  return files;
+}

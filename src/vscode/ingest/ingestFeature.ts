@@ -90,6 +90,7 @@ async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<G
               chunkTokens: settings.get<number>('chunkTokens') ?? INGEST_DEFAULTS.chunkTokens,
             },
             today: new Date().toISOString().slice(0, 10),
+            ages: await services.ages.tags(wiki, (await services.snapshots.get(wiki)).pages).catch(() => undefined),
           },
           sources,
           controller.signal,

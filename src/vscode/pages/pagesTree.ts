@@ -8,7 +8,7 @@ import type { Services } from '../services';
 type Node =
   | { kind: 'folder'; wiki: Wiki }
   | { kind: 'topic'; wiki: Wiki; topic: Topic; count: number }
-  | { kind: 'page'; wiki: Wiki; entry: IndexEntry };
+  | { kind: 'page'; wiki: Wiki; entry: IndexEntry; age?: string };
 
 /** Pages grouped by topic (and by folder in a multi-root workspace), with stale and superseded marked. */
 export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
@@ -29,11 +29,12 @@ export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
     }
     if (node.kind === 'folder') return this.topics(node.wiki);
     if (node.kind === 'topic') {
-      const { index } = await this.services.snapshots.get(node.wiki);
+      const { index, pages } = await this.services.snapshots.get(node.wiki);
+      const ages = await this.services.ages.tags(node.wiki, pages);
       return index.pages
         .filter((entry) => entry.topic === node.topic)
         .sort((a, b) => a.title.localeCompare(b.title))
-        .map((entry) => ({ kind: 'page', wiki: node.wiki, entry }));
+        .map((entry) => ({ kind: 'page', wiki: node.wiki, entry, age: ages.get(entry.slug) }));
     }
     return [];
   }
@@ -65,9 +66,10 @@ export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
     const item = new vscode.TreeItem(entry.title, vscode.TreeItemCollapsibleState.None);
     item.id = `${wiki.root}#page#${entry.slug}`;
     item.resourceUri = uri;
-    item.description = entry.status === 'active' ? entry.summary : `${entry.status} · ${entry.summary}`;
+    const status = entry.status === 'active' ? '' : `${entry.status} · `;
+    item.description = `${status}${node.age ? `${node.age} · ` : ''}${entry.summary}`;
     item.iconPath = statusIcon(entry.status);
-    item.tooltip = pageTooltip(entry);
+    item.tooltip = pageTooltip(entry, node.age);
     item.contextValue = `repoWiki.page.${entry.status}`;
     item.command = { command: 'vscode.open', title: 'Open page', arguments: [uri] };
     item.accessibilityInformation = { label: `${entry.title}, ${entry.status} page: ${entry.summary}` };
@@ -81,14 +83,14 @@ function statusIcon(status: IndexEntry['status']): vscode.ThemeIcon {
   return new vscode.ThemeIcon('book');
 }
 
-function pageTooltip(entry: IndexEntry): vscode.MarkdownString {
+function pageTooltip(entry: IndexEntry, age: string | undefined): vscode.MarkdownString {
   // Page text is untrusted (a teammate or a pulled branch wrote it): plain text only.
   const tooltip = new vscode.MarkdownString();
   tooltip.appendText(entry.title);
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(entry.summary);
   tooltip.appendMarkdown('\n\n');
-  const facts = [`status: ${entry.status}`, `topic: ${entry.topic}`, entry.updated && `updated: ${entry.updated}`,
+  const facts = [`status: ${entry.status}`, `topic: ${entry.topic}`, age && `age: ${age}`, entry.updated && `updated: ${entry.updated}`,
     entry.tags.length ? `tags: ${entry.tags.join(', ')}` : '', entry.superseded_by ? `superseded by: ${entry.superseded_by}` : '']
     .filter(Boolean);
   tooltip.appendText(facts.join(' · '));
@@ -101,7 +103,11 @@ export const pagesFeature = {
     const view = vscode.window.createTreeView('repoWiki.pages', { treeDataProvider: provider, showCollapseAll: true });
     context.subscriptions.push(
       view,
-      services.snapshots.onDidUpdate(() => provider.refresh()),
+      services.snapshots.onDidUpdate((snapshot) => {
+        services.ages.invalidate(snapshot.wiki.root);
+        provider.refresh();
+      }),
+      services.ages.onDidChange(() => provider.refresh()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => provider.refresh()),
       vscode.commands.registerCommand('repoWiki.refreshPages', async () => {
         await services.snapshots.reloadAll();

@@ -1,0 +1,75 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { installPreCommitHook } from '../../src/adapters/gitHooks';
+import { hookBlock, installHook } from '../../src/core/preCommitHook';
+
+const CLI = path.resolve(__dirname, '../../../dist/cli.js');
+const DEMO = path.resolve(__dirname, '../../../demo');
+
+function git(cwd: string, ...args: string[]) {
+  return spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin' } });
+}
+
+/** The demo project as a git repository with one commit, in a subfolder `app/` of the repository. */
+function demoRepo(): { repo: string; folder: string } {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-hook-'));
+  const folder = path.join(repo, 'app');
+  fs.cpSync(DEMO, folder, { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
+  execFileSync('git', ['config', 'user.email', 't@example.com'], { cwd: repo });
+  execFileSync('git', ['config', 'user.name', 'T'], { cwd: repo });
+  execFileSync('git', ['add', '.'], { cwd: repo });
+  execFileSync('git', ['commit', '-q', '-m', 'demo', '--no-verify'], { cwd: repo });
+  return { repo, folder };
+}
+
+describe('pre-commit drift check', function () {
+  this.timeout(60000);
+
+  it('installs once, updates in place, and goes before an existing hook, which keeps every line', () => {
+    const block = hookBlock('app');
+    const created = installHook(undefined, block);
+    assert.equal(created.action, 'created');
+    assert.ok(created.text.startsWith('#!/bin/sh\n'));
+    assert.equal(installHook(created.text, block).action, 'unchanged');
+    assert.equal(installHook(created.text, hookBlock('other')).action, 'updated');
+    const foreign = '#!/usr/bin/env bash\nnpx lint-staged\n';
+    const chained = installHook(foreign, block);
+    assert.equal(chained.action, 'chained');
+    assert.ok(chained.text.startsWith('#!/usr/bin/env bash\n# >>> repo-wiki drift check >>>'));
+    assert.ok(chained.text.endsWith('npx lint-staged\n'));
+  });
+
+  it('blocks a real commit that breaks a citation, and lets an unrelated commit through', async () => {
+    const { repo, folder } = demoRepo();
+    const first = await installPreCommitHook(folder, CLI);
+    assert.equal(first.action, 'created');
+    assert.equal(first.path, path.join(repo, '.git', 'hooks', 'pre-commit'));
+    assert.ok(fs.statSync(first.path).mode & 0o100, 'executable');
+    assert.equal((await installPreCommitHook(folder, CLI)).action, 'unchanged');
+
+    // An unrelated file: the check does not run.
+    fs.writeFileSync(path.join(folder, 'notes.txt'), 'hello\n');
+    git(repo, 'add', 'app/notes.txt');
+    const unrelated = git(repo, 'commit', '-m', 'notes');
+    assert.equal(unrelated.status, 0, unrelated.stderr);
+    assert.doesNotMatch(unrelated.stdout + unrelated.stderr, /citations in/);
+
+    // Renaming a cited function: the check runs and the commit is refused.
+    const router = path.join(folder, 'src', 'router.ts');
+    fs.writeFileSync(router, fs.readFileSync(router, 'utf8').replace(/\bsplitPath\b/g, 'toSegments'));
+    git(repo, 'add', 'app/src/router.ts');
+    const broken = git(repo, 'commit', '-m', 'rename splitPath');
+    assert.notEqual(broken.status, 0);
+    assert.match(broken.stdout + broken.stderr, /missing-symbol\s+src\/router\.ts:splitPath/);
+    assert.match(broken.stderr, /the wiki has drift errors/);
+    assert.equal(execFileSync('git', ['log', '--oneline'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 2, 'not committed');
+  });
+
+  it('says so when the folder is not in a git repository', async () => {
+    await assert.rejects(installPreCommitHook(fs.mkdtempSync(path.join(os.tmpdir(), 'no-repo-'))), /not inside a git repository/);
+  });
+});

@@ -1,0 +1,127 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SimpleGitWiki } from '../../src/adapters/gitWiki';
+import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
+import { parseLog } from '../../src/core/log';
+import { pageAgeTag, parsePageHistory } from '../../src/core/pageAge';
+import { hasConflictMarkers } from '../../src/core/text';
+import { Wiki } from '../../src/core/wiki';
+
+const TEMPLATE = path.resolve(__dirname, '../../../wiki-template');
+
+function git(cwd: string, args: string[], date?: string): string {
+  const env = { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) };
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env });
+}
+
+function tempRepo(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-team-'));
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.email', 'test@example.com']);
+  git(dir, ['config', 'user.name', 'Test']);
+  return dir;
+}
+
+const wikiAt = (dir: string, iso = '2026-11-22T10:00:00Z') => new Wiki(dir, new NodeFileSystem(), { now: () => new Date(iso) });
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = new Date('2026-11-22T12:00:00Z');
+
+describe('page ages', () => {
+  it('tags recently added, stable for N months, recently changed and unknown pages, with corroborations', () => {
+    const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
+    assert.equal(pageAgeTag({ added: ago(3), changed: ago(1) }, NOW), 'recently added');
+    assert.equal(pageAgeTag({ added: ago(200), changed: ago(95) }, NOW, 2), 'stable for 3 months (+2)');
+    assert.equal(pageAgeTag({ added: ago(200), changed: ago(35) }, NOW), 'stable for 1 month');
+    assert.equal(pageAgeTag({ added: ago(200), changed: ago(4) }, NOW), 'changed 4 days ago');
+    assert.equal(pageAgeTag(undefined, NOW, 1), 'age unknown (+1)');
+  });
+
+  it('reads added and last-changed dates for every page from one git log of a real repository', async function () {
+    this.timeout(20000);
+    const dir = tempRepo();
+    const wiki = wikiAt(dir);
+    await wiki.init(TEMPLATE);
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '-m', 'wiki'], '2026-06-01T10:00:00Z');
+    await wiki.createPage({ title: 'Old page' });
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '-m', 'old page'], '2026-07-01T10:00:00Z');
+    fs.appendFileSync(path.join(dir, '.wiki', 'pages', 'old-page.md'), '\nMore.\n');
+    git(dir, ['commit', '-q', '-am', 'edit old page'], '2026-08-15T10:00:00Z');
+    await wiki.createPage({ title: 'New page' });
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '-m', 'new page'], '2026-11-20T10:00:00Z');
+
+    const history = parsePageHistory(await new SimpleGitWiki(dir).pagesLog());
+    assert.deepEqual(history.get('old-page'), { added: new Date('2026-07-01T10:00:00Z'), changed: new Date('2026-08-15T10:00:00Z') });
+    assert.equal(pageAgeTag(history.get('old-page'), NOW), 'stable for 3 months');
+    assert.equal(pageAgeTag(history.get('new-page'), NOW), 'recently added');
+    assert.equal(history.has('welcome'), true);
+    assert.equal(pageAgeTag(history.get('never-committed'), NOW), 'age unknown');
+    assert.equal(await new SimpleGitWiki(fs.mkdtempSync(path.join(os.tmpdir(), 'no-git-'))).pagesLog(), '');
+  });
+});
+
+describe('a wiki shared through git branches', function () {
+  this.timeout(30000);
+
+  async function twoBranches() {
+    const dir = tempRepo();
+    const wiki = wikiAt(dir);
+    await wiki.init(TEMPLATE);
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '-m', 'wiki']);
+    git(dir, ['checkout', '-q', '-b', 'alice']);
+    await wikiAt(dir, '2026-11-22T10:00:00Z').createPage({ title: 'Caching', topic: 'patterns' });
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '-m', 'alice: caching']);
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['checkout', '-q', '-b', 'bob']);
+    await wikiAt(dir, '2026-11-22T11:00:00Z').createPage({ title: 'Retries', topic: 'gotchas' });
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '-m', 'bob: retries']);
+    return { dir, wiki };
+  }
+
+  it('merges two branches that each add a page: the log keeps both lines (merge=union), and the index is regenerated', async () => {
+    const { dir, wiki } = await twoBranches();
+    git(dir, ['checkout', '-q', 'alice']);
+    const merge = spawnSync('git', ['merge', '--no-edit', 'bob'], { cwd: dir, encoding: 'utf8' });
+    const conflicted = git(dir, ['diff', '--name-only', '--diff-filter=U']).trim().split('\n').filter(Boolean);
+    // Both branches rewrote the generated index; the log and the pages merge on their own.
+    assert.deepEqual(conflicted.filter((file) => !/^\.wiki\/index\.(json|md)$/.test(file)), [], merge.stdout + merge.stderr);
+    const log = parseLog(fs.readFileSync(path.join(dir, '.wiki', 'log.jsonl'), 'utf8'));
+    assert.equal(log.skipped, 0);
+    const created = log.entries.filter((entry) => entry.op === 'new-page').map((entry) => entry.pages?.[0]).sort();
+    assert.deepEqual(created, ['caching', 'retries']);
+    assert.ok(fs.existsSync(path.join(dir, '.wiki', 'pages', 'caching.md')) && fs.existsSync(path.join(dir, '.wiki', 'pages', 'retries.md')));
+
+    const { index, repaired } = await wiki.loadIndex();
+    if (conflicted.length) assert.equal(repaired, 'conflict');
+    assert.deepEqual(index.pages.map((page) => page.slug).sort(), ['caching', 'how-to-write-pages', 'retries', 'welcome']);
+    for (const file of ['index.json', 'index.md']) assert.equal(hasConflictMarkers(fs.readFileSync(path.join(dir, '.wiki', file), 'utf8')), false, file);
+    git(dir, ['add', '.']);
+    git(dir, ['commit', '-q', '--no-edit']);
+    assert.equal(git(dir, ['status', '--porcelain']).trim(), '');
+  });
+
+  it('regenerates an index both branches edited by hand into a conflict', async () => {
+    const { dir, wiki } = await twoBranches();
+    git(dir, ['checkout', '-q', 'alice']);
+    fs.writeFileSync(path.join(dir, '.wiki', 'index.json'), '{"hand": "edited by alice"}\n');
+    git(dir, ['commit', '-q', '-am', 'alice edits the index']);
+    git(dir, ['checkout', '-q', 'bob']);
+    fs.writeFileSync(path.join(dir, '.wiki', 'index.json'), '{"hand": "edited by bob"}\n');
+    git(dir, ['commit', '-q', '-am', 'bob edits the index']);
+    const merge = spawnSync('git', ['merge', '--no-edit', 'alice'], { cwd: dir, encoding: 'utf8' });
+    assert.notEqual(merge.status, 0, 'the merge conflicts');
+    assert.ok(hasConflictMarkers(fs.readFileSync(path.join(dir, '.wiki', 'index.json'), 'utf8')));
+    const { index, repaired } = await wiki.loadIndex();
+    assert.equal(repaired, 'conflict');
+    assert.deepEqual(index.pages.map((page) => page.slug).sort(), ['caching', 'how-to-write-pages', 'retries', 'welcome']);
+    assert.equal(hasConflictMarkers(fs.readFileSync(path.join(dir, '.wiki', 'index.json'), 'utf8')), false);
+  });
+});
