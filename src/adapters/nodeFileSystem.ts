@@ -10,13 +10,13 @@ export class NodeFileSystem implements FileSystem {
     return fs.readFile(file);
   }
 
-  async writeFileAtomic(file: string, data: string): Promise<void> {
+  async writeFileAtomic(file: string, data: string, options: { durable?: boolean } = {}): Promise<void> {
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.rwtmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       const handle = await fs.open(temp, 'w');
       try {
         await handle.writeFile(data, 'utf8');
-        await handle.sync();
+        if (options.durable !== false) await handle.sync();
       } finally {
         await handle.close();
       }

@@ -8,8 +8,11 @@ export interface FileStat {
 
 export interface FileSystem {
   readFile(path: string): Promise<Uint8Array>;
-  /** Write via a temp file in the same folder, then rename, so a crash never leaves half a file. */
-  writeFileAtomic(path: string, data: string): Promise<void>;
+  /**
+   * Write via a temp file in the same folder, then rename, so a crash never leaves half a file.
+   * `durable: false` skips the fsync, for derived files that are rebuilt when damaged.
+   */
+  writeFileAtomic(path: string, data: string, options?: { durable?: boolean }): Promise<void>;
   appendFile(path: string, data: string): Promise<void>;
   /** Undefined when the path does not exist. */
   stat(path: string): Promise<FileStat | undefined>;

@@ -187,7 +187,8 @@ export class Wiki {
     if (!(await this.exists())) {
       throw new WikiError('no-wiki', `There is no ${WIKI_DIR}/ folder in ${this.root}.`, 'Run "Repo Wiki: Initialise wiki in this workspace" first.');
     }
-    await this.fs.writeFileAtomic(file, text);
+    // The index is derived from the pages, and rebuilt whenever it is damaged: no fsync needed.
+    await this.fs.writeFileAtomic(file, text, { durable: false });
     return true;
   }
 
