@@ -110,12 +110,13 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function attribute(text: string): string {
+/** Text safe inside a double-quoted pseudo-XML attribute of the prompt. */
+export function attribute(text: string): string {
   return oneLine(text).replace(/[<>"&]/g, '');
 }
 
 /** Content cannot close the tag it is wrapped in and pose as our own framing. */
-function neutralise(text: string, tag: string): string {
+export function neutralise(text: string, tag: string): string {
   return text.replace(new RegExp(`</?${tag}\\b`, 'gi'), (match) => match.replace('<', '‹'));
 }
 

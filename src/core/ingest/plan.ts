@@ -127,7 +127,7 @@ function readPage(item: unknown, at: string, problems: PlanProblem[]): PlannedPa
 }
 
 /** The JSON object in a reply: the whole reply, or the first fenced block, or the outermost braces. */
-function extractJson(reply: string): string | undefined {
+export function extractJson(reply: string): string | undefined {
   const text = reply.trim();
   if (text.startsWith('{')) return text;
   const fenced = /```(?:json)?\s*\n([\s\S]*?)\n\s*```/.exec(text);

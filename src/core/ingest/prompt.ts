@@ -1,4 +1,4 @@
-import { catalog, estimateTokens } from '../chat/prompt';
+import { attribute, catalog, estimateTokens, neutralise } from '../chat/prompt';
 import type { ChatMessage, SystemBlock } from '../llm';
 import type { WikiPage } from '../model';
 import { PLAN_LIMITS, PLAN_TOPICS, type PlannedPage } from './plan';
@@ -61,7 +61,7 @@ const RELATED_BUDGET_TOKENS = 8000;
 export function buildIngestPrompt(input: IngestPromptInput): { system: SystemBlock[]; messages: ChatMessage[] } {
   const system: SystemBlock[] = [
     { text: INGEST_SYSTEM_PROMPT },
-    { text: `The wiki's SCHEMA.md (its conventions):\n<schema>\n${fence(input.schema, 'schema')}\n</schema>` },
+    { text: `The wiki's SCHEMA.md (its conventions):\n<schema>\n${neutralise(input.schema, 'schema')}\n</schema>` },
     { text: `The wiki's pages (the catalog):\n${catalog(input.pages, undefined, input.ages) || '(the wiki has no pages yet)'}`, cache: true },
   ];
   const parts: string[] = [];
@@ -71,16 +71,16 @@ export function buildIngestPrompt(input: IngestPromptInput): { system: SystemBlo
     const tokens = estimateTokens(page.body);
     if (tokens > budget) break;
     budget -= tokens;
-    related.push(`<page slug="${page.slug}" title="${attribute(page.frontmatter.title ?? page.slug)}" status="${page.frontmatter.status ?? 'active'}">\n${fence(page.body, 'page')}\n</page>`);
+    related.push(`<page slug="${page.slug}" title="${attribute(page.frontmatter.title ?? page.slug)}" status="${page.frontmatter.status ?? 'active'}">\n${neutralise(page.body, 'page')}\n</page>`);
   }
   parts.push(related.length ? `Existing pages most like this source:\n<wiki_pages>\n${related.join('\n')}\n</wiki_pages>` : 'No existing page resembles this source.');
   if (input.planned.length) {
-    const planned = input.planned.map((page) => `<planned slug="${page.slug}" action="${page.action}" title="${attribute(page.title)}">\n${fence(page.body, 'planned')}\n</planned>`);
+    const planned = input.planned.map((page) => `<planned slug="${page.slug}" action="${page.action}" title="${attribute(page.title)}">\n${neutralise(page.body, 'planned')}\n</planned>`);
     parts.push(`Pages you already planned from earlier parts of this source (update them by slug rather than repeating them):\n${planned.join('\n')}`);
   }
   const { chunk } = input;
   const part = chunk.parts > 1 ? ` part="${chunk.part} of ${chunk.parts}"` : '';
-  parts.push(`The source to ingest:\n<source path="${attribute(chunk.path)}" lines="${chunk.startLine}-${chunk.endLine}"${part}>\n${fence(chunk.text, 'source')}\n</source>`);
+  parts.push(`The source to ingest:\n<source path="${attribute(chunk.path)}" lines="${chunk.startLine}-${chunk.endLine}"${part}>\n${neutralise(chunk.text, 'source')}\n</source>`);
   parts.push('Reply with the JSON plan only.');
   return { system, messages: [{ role: 'user', content: parts.join('\n\n') }] };
 }
@@ -123,13 +123,4 @@ export function chunkSource(ref: string, path: string, text: string, maxTokens: 
     part: i + 1,
     parts: pieces.length,
   }));
-}
-
-function attribute(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[<>"&]/g, '');
-}
-
-/** Content cannot close the tag it is wrapped in and pose as our own framing. */
-function fence(text: string, tag: string): string {
-  return text.replace(new RegExp(`</?${tag}\\b`, 'gi'), (match) => match.replace('<', '‹'));
 }

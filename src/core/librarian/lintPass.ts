@@ -1,9 +1,9 @@
-import { catalog, estimateTokens } from '../chat/prompt';
+import { attribute, catalog, estimateTokens, neutralise } from '../chat/prompt';
 import { findCitations } from '../drift/citations';
 import { LlmError, type LanguageModel } from '../llm';
 import type { LintIssue, WikiPage } from '../model';
 import { LineMap } from '../text';
-import { parsePlan, type Plan } from '../ingest/plan';
+import { extractJson, parsePlan, type Plan } from '../ingest/plan';
 
 /** What the librarian's lint pass looks for; diagnostics carry `lint:<kind>` codes. */
 export const FINDING_KINDS = ['contradiction', 'unsupported-claim', 'missing-page', 'missing-link'] as const;
@@ -159,18 +159,17 @@ async function pageBlock(page: WikiPage, code: CitedCode): Promise<string> {
     seen.add(citation.text);
     const source = await code.codeOf(citation).catch(() => undefined);
     const text = source === undefined ? '(not found in the code any more)' : source.length > CODE_CHARS_PER_CITATION ? `${source.slice(0, CODE_CHARS_PER_CITATION)}\n[… truncated]` : source;
-    cited.push(`<code citation="${attr(citation.text)}">\n${fence(text, 'code')}\n</code>`);
+    cited.push(`<code citation="${attribute(citation.text)}">\n${neutralise(text, 'code')}\n</code>`);
   }
   const title = page.frontmatter.title ?? page.slug;
-  return `<page slug="${page.slug}" title="${attr(title)}">\n${fence(page.body, 'page')}\n</page>\n${cited.join('\n')}`;
+  return `<page slug="${page.slug}" title="${attribute(title)}">\n${neutralise(page.body, 'page')}\n</page>\n${cited.join('\n')}`;
 }
 
 /** Validates the reply; a finding that does not hold up is dropped with a reason. */
 export function parseFindings(reply: string, pages: ReadonlyMap<string, WikiPage>, batch: ReadonlySet<string>): { findings: LintFinding[]; dropped: string[] } | { error: string } {
-  const json = reply.trim().startsWith('{') ? reply.trim() : /```(?:json)?\s*\n([\s\S]*?)\n\s*```/.exec(reply)?.[1] ?? reply.slice(reply.indexOf('{'), reply.lastIndexOf('}') + 1);
   let data: unknown;
   try {
-    data = JSON.parse(json);
+    data = JSON.parse(extractJson(reply) ?? '');
   } catch (error) {
     return { error: `not valid JSON (${(error as Error).message})` };
   }
@@ -224,12 +223,4 @@ function quoteRange(page: WikiPage, quote: string): LintIssue['range'] {
   if (at >= 0) return lines.range(at, at + needle.length);
   const line = page.fieldLines.title ?? page.bodyStartLine;
   return { start: { line, character: 0 }, end: { line, character: 1000 } };
-}
-
-function attr(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[<>"&]/g, '');
-}
-
-function fence(text: string, tag: string): string {
-  return text.replace(new RegExp(`</?${tag}\\b`, 'gi'), (match) => match.replace('<', '‹'));
 }

@@ -9,7 +9,7 @@ import { parseCitationText } from '../../core/drift/citations';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, TurnView, WebviewToHost } from '../../shared/protocol';
-import { loadLlmModule } from '../heavyModules';
+import { anthropicModel, modelName } from '../languageModel';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
 import type { ApiKeys } from './apiKey';
@@ -257,16 +257,14 @@ export class ChatController implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) return { offline: 'untrusted' };
     const apiKey = await this.keys.get();
     if (!apiKey) return { offline: 'no-key' };
-    const { AnthropicModel } = loadLlmModule();
-    const baseURL = vscode.workspace.getConfiguration('repoWiki.llm').get<string>('baseUrl')?.trim() || undefined;
-    return { model: new AnthropicModel({ apiKey, baseURL }) };
+    return { model: anthropicModel(apiKey) };
   }
 
   private settings(): ChatSettings {
     const llm = vscode.workspace.getConfiguration('repoWiki.llm');
     const chat = vscode.workspace.getConfiguration('repoWiki.chat');
     return {
-      model: llm.get<string>('model') || 'claude-sonnet-5-5',
+      model: modelName(),
       maxTokens: llm.get<number>('maxTokens') ?? 2048,
       maxPriorTurns: chat.get<number>('maxPriorTurns') ?? 5,
       priorAnswerChars: chat.get<number>('priorAnswerChars') ?? 500,

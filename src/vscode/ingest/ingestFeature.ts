@@ -4,7 +4,7 @@ import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import { ApiKeys } from '../chat/apiKey';
-import { loadLlmModule } from '../heavyModules';
+import { anthropicModel, modelName } from '../languageModel';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
 import { driftResolver, registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
@@ -66,10 +66,8 @@ async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<G
     if (choice) await vscode.commands.executeCommand('repoWiki.setApiKey');
     return undefined;
   }
-  const llm = vscode.workspace.getConfiguration('repoWiki.llm');
   const settings = vscode.workspace.getConfiguration('repoWiki.ingest');
-  const { AnthropicModel } = loadLlmModule();
-  const model = new AnthropicModel({ apiKey, baseURL: llm.get<string>('baseUrl')?.trim() || undefined });
+  const model = anthropicModel(apiKey);
   const label = sources.length === 1 ? sources[0].path : `${sources.length} files`;
   const controller = new AbortController();
   running.add(controller);
@@ -85,7 +83,7 @@ async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<G
             model,
             resolver: driftResolver(services, wiki),
             settings: {
-              model: llm.get<string>('model') || 'claude-sonnet-5-5',
+              model: modelName(),
               maxTokens: settings.get<number>('maxOutputTokens') ?? INGEST_DEFAULTS.maxOutputTokens,
               chunkTokens: settings.get<number>('chunkTokens') ?? INGEST_DEFAULTS.chunkTokens,
             },

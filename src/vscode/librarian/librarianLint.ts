@@ -8,7 +8,7 @@ import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import { ApiKeys } from '../chat/apiKey';
 import { FolderDiagnostics } from '../diagnostics';
-import { loadLlmModule } from '../heavyModules';
+import { anthropicModel, modelName } from '../languageModel';
 import { driftResolver, reviewAndApply } from '../ingest/planReview';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
@@ -102,13 +102,12 @@ async function run(services: Services, wiki: Wiki, apiKey: string): Promise<Lint
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
   const config = vscode.workspace.getConfiguration('repoWiki.lint.llm');
   const settings = {
-    model: llm.get<string>('model') || 'claude-sonnet-5-5',
+    model: modelName(),
     maxPages: config.get<number>('maxPages') ?? 20,
     maxTokens: config.get<number>('maxTokens') ?? 30_000,
     maxOutputTokens: llm.get<number>('maxTokens') ?? 2048,
   };
-  const { AnthropicModel } = loadLlmModule();
-  const model = new AnthropicModel({ apiKey, baseURL: llm.get<string>('baseUrl')?.trim() || undefined });
+  const model = anthropicModel(apiKey);
   const code = new FileCitedCode(wiki.root, async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
   const { pages } = await services.snapshots.get(wiki);
   return vscode.window.withProgress(
