@@ -28,6 +28,8 @@ export class Wiki {
   readonly indexPath: string;
   readonly indexMarkdownPath: string;
   readonly logPath: string;
+  /** The last parse of each page file, reused while its bytes are unchanged. */
+  private readonly parsed = new Map<string, { bytes: Uint8Array; page: WikiPage }>();
 
   constructor(
     readonly root: string,
@@ -82,6 +84,8 @@ export class Wiki {
   async loadPages(): Promise<WikiPage[]> {
     const names = (await this.fs.stat(this.pagesDir)) ? (await this.fs.readdir(this.pagesDir)).sort() : [];
     const pages = await Promise.all(names.map((name) => this.loadEntry(name)));
+    const present = new Set(names);
+    for (const name of this.parsed.keys()) if (!present.has(name)) this.parsed.delete(name);
     return pages.filter((page): page is WikiPage => page !== undefined);
   }
 
@@ -90,7 +94,13 @@ export class Wiki {
     const stat = await this.fs.stat(absolute);
     if (!stat?.isFile || name.startsWith('.')) return undefined;
     if (!name.endsWith('.md')) return undefined;
-    return parsePage(this.relative(absolute), name.slice(0, -3), await this.fs.readFile(absolute));
+    const bytes = await this.fs.readFile(absolute);
+    // Most loads follow a change to one page: the others parse to what they parsed to last time.
+    const previous = this.parsed.get(name);
+    if (previous && sameBytes(previous.bytes, bytes)) return previous.page;
+    const page = parsePage(this.relative(absolute), name.slice(0, -3), bytes);
+    this.parsed.set(name, { bytes, page });
+    return page;
   }
 
   async readPage(slug: string): Promise<WikiPage | undefined> {
@@ -195,4 +205,10 @@ export class Wiki {
   private today(): string {
     return this.clock.now().toISOString().slice(0, 10);
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

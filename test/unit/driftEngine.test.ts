@@ -16,7 +16,7 @@ class LineParser implements SymbolParser {
       const [name, sig, body] = line.trim().split(/\s+/);
       if (name) symbols.set(name, { name, kind: 'function', startLine: index, endLine: index, sig, body });
     });
-    return { symbols, fingerprint: `f${text.length.toString(16).padStart(7, '0')}` };
+    return { symbols, get: (name) => symbols.get(name), fingerprint: `f${text.length.toString(16).padStart(7, '0')}` };
   }
 }
 

@@ -113,3 +113,20 @@ describe('Wiki', () => {
     assert.deepEqual(fs.files, snapshot);
   });
 });
+
+describe('loading pages again', () => {
+  it('reuses the parse of unchanged pages and re-parses changed ones', async () => {
+    const fs = new MemoryFileSystem();
+    fs.write('/ws/.wiki/pages/a.md', pageText('A', 'One.\n'));
+    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two.\n'));
+    const wiki = new Wiki('/ws', fs, fixedClock());
+    const [a1, b1] = await wiki.loadPages();
+    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two, edited.\n'));
+    const [a2, b2] = await wiki.loadPages();
+    assert.equal(a2, a1, 'unchanged: the same parse');
+    assert.notEqual(b2, b1);
+    assert.equal(b2.body, 'Two, edited.\n');
+    fs.files.delete('/ws/.wiki/pages/a.md');
+    assert.deepEqual((await wiki.loadPages()).map((page) => page.slug), ['b']);
+  });
+});

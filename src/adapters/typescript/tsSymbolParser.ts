@@ -22,9 +22,10 @@
 // member); the value of variables, properties, enum members and `export default`, or the body
 // of that value when it is an arrow function or function expression; the type of a type alias.
 import ts from 'typescript';
-import { createHash } from 'node:crypto';
 import { TS_LIKE } from '../../core/drift/citations';
 import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
+import { declarationRuns, runsMentioning } from './declarationChunks';
+import { regexMayFollow } from './scan';
 
 export const TS_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
@@ -48,17 +49,6 @@ function hex(hash: number): string {
 }
 
 const K = ts.SyntaxKind;
-
-/** Whether a `/` after this token starts a regular expression rather than a division. */
-function regexMayFollow(prev: ts.SyntaxKind): boolean {
-  if (prev >= K.FirstPunctuation && prev <= K.LastPunctuation) {
-    return prev !== K.CloseParenToken && prev !== K.CloseBracketToken && prev !== K.CloseBraceToken && prev !== K.PlusPlusToken && prev !== K.MinusMinusToken;
-  }
-  if (prev >= K.FirstReservedWord && prev <= K.LastReservedWord) {
-    return prev !== K.ThisKeyword && prev !== K.SuperKeyword && prev !== K.NullKeyword && prev !== K.TrueKeyword && prev !== K.FalseKeyword;
-  }
-  return prev === K.Unknown || prev === K.AwaitKeyword || prev === K.YieldKeyword || prev === K.OfKeyword;
-}
 
 /** Punctuation after which `|` or `&` cannot be binary, so it leads a multi-line union (a formatter's choice). */
 function closesNothing(prev: ts.SyntaxKind): boolean {
@@ -264,33 +254,142 @@ function hashString(hash: number, value: string): number {
   return Math.imul(hash ^ 0x20, FNV_PRIME);
 }
 
-export class TsSymbolParser implements SymbolParser {
-  // One scanner for every file this parser reads; parse and the lazy getters are synchronous.
-  private readonly scanner = ts.createScanner(ts.ScriptTarget.Latest, /*skipTrivia*/ true);
-  private entries = new Map<string, Entry>();
-  private source!: SourceText;
+interface ParseCounts {
+  wholeFiles: number;
+  runs: number;
+}
 
-  /** Parses and names the declarations; fingerprints and lines are computed when first read. */
+const PARSE_OPTIONS: ts.CreateSourceFileOptions = {
+  languageVersion: ts.ScriptTarget.Latest,
+  // No JSDoc parsing: comments never matter here, and JSDoc is a large share of parse time.
+  jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
+};
+
+export class TsSymbolParser implements SymbolParser {
+  // One scanner for every file this parser reads; parsing and the lazy getters are synchronous.
+  private readonly scanner = ts.createScanner(ts.ScriptTarget.Latest, /*skipTrivia*/ true);
+  /** How many parses were of whole files and how many of runs of statements. */
+  readonly parses: ParseCounts = { wholeFiles: 0, runs: 0 };
+
+  /** Nothing is parsed until a symbol or the fingerprint is asked for. */
   parse(fileName: string, text: string): FileSymbols {
-    const kind = scriptKind(fileName);
-    // No JSDoc parsing: comments never matter here, and JSDoc is a large share of parse time.
-    const file = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, kind);
-    // JSX is allowed in .js files too, as in the parser.
-    const source = new SourceText(this.scanner, text, file.languageVariant, file.languageVariant === ts.LanguageVariant.JSX ? jsxTexts(file) : new Map());
-    this.source = source;
-    this.entries = new Map();
-    this.statements(file.statements, '');
-    const symbols = new Map<string, SourceSymbol>();
-    for (const [name, entry] of this.entries) symbols.set(name, entry.symbol(name));
-    this.entries = new Map();
-    let fingerprint: string | undefined;
-    return { symbols, get fingerprint() { return (fingerprint ??= hex(source.hash(FNV_OFFSET, 0, text.length))); } };
+    return new ParsedFile(this.scanner, this.parses, fileName, text);
+  }
+}
+
+/**
+ * One file's declarations. A lookup of a TypeScript file parses only the runs of statements that
+ * mention the name's first part (see declarationChunks.ts); `symbols`, a JSX-capable file, or a
+ * run that does not parse on its own, parse the whole file.
+ */
+class ParsedFile implements FileSymbols {
+  private readonly kind: ts.ScriptKind;
+  private whole?: { source: SourceText; symbols: Map<string, SourceSymbol> };
+  private runs?: { source: SourceText; starts: number[]; entries: Map<number, Map<string, Entry>> };
+  private runsFailed = false;
+  private readonly found = new Map<string, SourceSymbol | undefined>();
+  private fileHash?: string;
+
+  constructor(
+    private readonly scanner: ts.Scanner,
+    private readonly counts: ParseCounts,
+    private readonly fileName: string,
+    private readonly text: string,
+  ) {
+    this.kind = scriptKind(fileName);
+  }
+
+  get symbols(): Map<string, SourceSymbol> {
+    return this.parseWhole().symbols;
+  }
+
+  get fingerprint(): string {
+    // Telling JSX text from code needs the parse; plain TypeScript needs only the scanner.
+    const source = this.kind === ts.ScriptKind.TS ? this.runState().source : this.parseWhole().source;
+    return (this.fileHash ??= hex(source.hash(FNV_OFFSET, 0, this.text.length)));
+  }
+
+  get(name: string): SourceSymbol | undefined {
+    if (this.whole || this.runsFailed || this.kind !== ts.ScriptKind.TS) return this.symbols.get(name);
+    if (!this.found.has(name)) {
+      const symbol = this.lookUp(name);
+      if (symbol === null) return this.symbols.get(name);
+      this.found.set(name, symbol);
+    }
+    return this.found.get(name);
+  }
+
+  /** The symbol from the runs that mention it; null when one of them does not parse alone. */
+  private lookUp(name: string): SourceSymbol | undefined | null {
+    const runs = this.runState();
+    let merged: Entry | undefined;
+    for (const run of runsMentioning(this.text, runs.starts, name.split('.')[0])) {
+      const entries = this.runEntries(run);
+      if (!entries) {
+        this.runsFailed = true;
+        return null;
+      }
+      const entry = entries.get(name);
+      if (!entry) continue;
+      merged ??= new Entry(runs.source, entry.kind);
+      merged.pieces.push(...entry.pieces);
+    }
+    return merged?.symbol(name);
+  }
+
+  private runEntries(run: number): Map<string, Entry> | undefined {
+    const runs = this.runState();
+    let entries = runs.entries.get(run);
+    if (!entries) {
+      const start = runs.starts[run];
+      this.counts.runs++;
+      const file = ts.createSourceFile(this.fileName, this.text.slice(start, runs.starts[run + 1] ?? this.text.length), PARSE_OPTIONS, false, ts.ScriptKind.TS);
+      if ((file as unknown as { parseDiagnostics: readonly unknown[] }).parseDiagnostics.length) return undefined;
+      entries = new DeclarationIndex(runs.source, start).index(file.statements);
+      runs.entries.set(run, entries);
+    }
+    return entries;
+  }
+
+  private runState(): NonNullable<ParsedFile['runs']> {
+    if (!this.runs) {
+      const starts = declarationRuns(this.scanner, this.text);
+      this.runs = { source: new SourceText(this.scanner, this.text, ts.LanguageVariant.Standard, new Map()), starts, entries: new Map() };
+    }
+    return this.runs;
+  }
+
+  private parseWhole(): NonNullable<ParsedFile['whole']> {
+    if (!this.whole) {
+      this.counts.wholeFiles++;
+      const file = ts.createSourceFile(this.fileName, this.text, PARSE_OPTIONS, false, this.kind);
+      // JSX is allowed in .js files too, as in the parser.
+      const jsx = file.languageVariant === ts.LanguageVariant.JSX;
+      const source = new SourceText(this.scanner, this.text, file.languageVariant, jsx ? jsxTexts(file) : new Map());
+      const symbols = new Map<string, SourceSymbol>();
+      for (const [name, entry] of new DeclarationIndex(source).index(file.statements)) symbols.set(name, entry.symbol(name));
+      this.whole = { source, symbols };
+    }
+    return this.whole;
+  }
+}
+
+/** Names the declarations of a statement list; `offset` places a run parsed alone within its file. */
+class DeclarationIndex {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly source: SourceText, private readonly offset = 0) {}
+
+  index(statements: readonly ts.Statement[]): Map<string, Entry> {
+    this.statements(statements, '');
+    return this.entries;
   }
 
   private add(name: string, kind: SymbolKind, pos: number, split: number, end: number, headPos = pos, headEnd = headPos): void {
     let entry = this.entries.get(name);
     if (!entry) this.entries.set(name, (entry = new Entry(this.source, kind)));
-    entry.pieces.push({ headPos, headEnd, pos, split, end });
+    const at = this.offset;
+    entry.pieces.push({ headPos: headPos + at, headEnd: headEnd + at, pos: pos + at, split: split + at, end: end + at });
   }
 
   /** Names a declaration gets: its own and, with `export default`, also `default`. */
@@ -388,29 +487,32 @@ function bindingNames(name: ts.BindingName): string[] {
 }
 
 /**
- * Wraps a parser with a bounded LRU cache keyed by script kind and a SHA-1 of the text, so an
+ * Wraps a parser with a bounded LRU cache per script kind, keyed by the text itself (the cached
+ * symbols keep the text anyway, and a Map compares it faster than a digest could be taken), so an
  * unchanged file is never parsed twice. Results are shared between callers: treat them as read-only.
  */
 export class CachingSymbolParser implements SymbolParser {
   hits = 0;
   misses = 0;
-  private readonly cache = new Map<string, FileSymbols>();
+  private readonly caches = new Map<ts.ScriptKind, Map<string, FileSymbols>>();
 
   constructor(private readonly inner: SymbolParser, private readonly maxEntries = 2000) {}
 
   parse(fileName: string, text: string): FileSymbols {
-    const key = scriptKind(fileName) + createHash('sha1').update(text).digest('base64');
-    const cached = this.cache.get(key);
+    const kind = scriptKind(fileName);
+    let cache = this.caches.get(kind);
+    if (!cache) this.caches.set(kind, (cache = new Map()));
+    const cached = cache.get(text);
     if (cached) {
       this.hits++;
-      this.cache.delete(key); // re-insert: Map order is the LRU order
-      this.cache.set(key, cached);
+      cache.delete(text); // re-insert: Map order is the LRU order
+      cache.set(text, cached);
       return cached;
     }
     this.misses++;
     const parsed = this.inner.parse(fileName, text);
-    this.cache.set(key, parsed);
-    if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    cache.set(text, parsed);
+    if (cache.size > this.maxEntries) cache.delete(cache.keys().next().value!);
     return parsed;
   }
 }

@@ -3,7 +3,7 @@ import type { LintIssue, WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type SourceSymbol, type SymbolParser } from './symbols';
+import { fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type SymbolParser } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -26,7 +26,7 @@ export interface CancellationFlag {
 }
 
 /** What a cited file holds now: absent, or its symbols and whole-file fingerprint. */
-type SourceState = { exists: false } | { exists: true; symbols?: Map<string, SourceSymbol>; fingerprint: string };
+type SourceState = { exists: false } | { exists: true; symbols?: Pick<FileSymbols, 'get'>; fingerprint: string };
 
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
@@ -125,7 +125,7 @@ export class DriftEngine {
     const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && TS_LIKE.test(file)).sort();
     for (const candidate of candidates) {
       const source = await this.source(candidate);
-      if (source.exists && source.symbols?.has(symbol)) return candidate;
+      if (source.exists && source.symbols?.get(symbol)) return candidate;
     }
     return undefined;
   }
@@ -151,7 +151,7 @@ export class DriftEngine {
     if (!TS_LIKE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
     const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes));
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
-    return { exists: true, symbols: parsed.symbols, get fingerprint() { return parsed.fingerprint; } };
+    return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }
 }
 

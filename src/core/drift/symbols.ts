@@ -18,10 +18,12 @@ export type SymbolKind =
   | 'type' | 'enum' | 'enum-member' | 'namespace' | 'variable' | 'default';
 
 export interface FileSymbols {
+  /** The declaration with this qualified name; a parser may read only the parts of the file that can declare it. */
+  get(name: string): SourceSymbol | undefined;
   /** Every declaration, keyed by qualified name; overloads are merged into one entry. */
-  symbols: Map<string, SourceSymbol>;
+  readonly symbols: Map<string, SourceSymbol>;
   /** 8 hex chars: hash of the whole file's normalised tokens (whitespace and comments ignored). */
-  fingerprint: string;
+  readonly fingerprint: string;
 }
 
 /** Parses TS/JS source text into symbols. Implemented in adapters with the TypeScript compiler API. */
