@@ -3,15 +3,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import ts from 'typescript';
-import { declarationRuns, runsMentioning } from '../../src/adapters/typescript/declarationChunks';
+import { declarationRuns, runsDeclaring, runsMentioning } from '../../src/adapters/typescript/declarationChunks';
 import { TsSymbolParser } from '../../src/adapters/typescript/tsSymbolParser';
 import type { SourceSymbol } from '../../src/core/drift/symbols';
 
 // Compiled, this file is out/test/unit/declarationRuns.test.js.
 const REPO = path.resolve(__dirname, '../../..');
 const parser = new TsSymbolParser();
-const scanner = ts.createScanner(ts.ScriptTarget.Latest, true);
 
 function tsFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -66,11 +64,15 @@ describe('lookups by runs of statements', () => {
       'export const n = 1',
       'const f2 = function named() {}',
     ].join('\n');
-    const starts = declarationRuns(scanner, text);
+    const runs = declarationRuns(text);
+    const { starts } = runs;
     const firstLines = starts.map((start) => text.slice(start).split('\n')[0]);
     assert.deepEqual(firstLines, ['import { x } from "./x"', 'export function f(a: string): void', 'export function f(a: unknown) { return a }', 'export type List = Array<string>', 'export const n = 1', 'const f2 = function named() {}']);
     assert.deepEqual(runsMentioning(text, starts, 'f'), [1, 2]);
     assert.deepEqual(runsMentioning(text, starts, 'f2'), [5]);
+    assert.deepEqual(runsDeclaring(text, runs, 'f'), [1, 2]);
+    assert.deepEqual(runsDeclaring(text, runs, 'x'), [], 'an import declares nothing the parser names');
+    assert.deepEqual(runsDeclaring(text, runs, 'Box'), [0], 'the decorated class stays in the run before it');
     const lazy = parser.parse('a.ts', text);
     assert.deepEqual(plain(lazy.get('f')), plain(parser.parse('a.ts', text).symbols.get('f')));
     assert.equal(lazy.get('named'), undefined, 'a function expression name is not a declaration');
@@ -78,14 +80,35 @@ describe('lookups by runs of statements', () => {
 
   it('never splits a statement that continues on the next line', () => {
     const text = 'export const a = b\n  ? class {}\n  : function g() {}\nconst c = d >\n  function () {}\nconst e = `${`\nexport const no = 1\n`}`';
-    const starts = declarationRuns(scanner, text);
+    const { starts } = declarationRuns(text);
     assert.deepEqual(starts.map((start) => text.slice(start).split('\n')[0]), ['export const a = b', 'const c = d >', 'const e = `${`']);
+  });
+
+  it('notes every name a run can declare, and the runs whose names it cannot tell', () => {
+    const text = [
+      'export const a = 1, b = 2',
+      'export const { c, d } = pair',
+      'declare global { interface Window { x: number } }',
+      "declare module './m' { export const m: number }",
+      'export default class {}',
+      'export function* gen() {}',
+      'export const enum E { A }',
+      'export namespace N.Inner { export const z = 1 }',
+    ].join('\n');
+    const runs = declarationRuns(text);
+    const lazy = parser.parse('a.ts', text);
+    const whole = parser.parse('a.ts', text).symbols;
+    for (const name of ['a', 'b', 'c', 'd', 'Window', 'Window.x', 'm', 'default', 'gen', 'E', 'E.A', 'N', 'N.Inner.z']) {
+      assert.ok(whole.has(name), `${name} is declared`);
+      assert.deepEqual(plain(lazy.get(name)), plain(whole.get(name)), name);
+    }
+    assert.deepEqual(runs.opaque, [1, 2, 3]);
   });
 
   it('parses the whole file when a run does not parse on its own', () => {
     // After `)`, the scanner alone reads `/}/` as a division and a `}`: a run then starts inside the function.
     const text = 'function f() {\n  if (ok) /}/.test(s)\n  const inner = 1\n}\nexport const after = 1';
-    const starts = declarationRuns(scanner, text);
+    const { starts } = declarationRuns(text);
     assert.ok(starts.some((start) => text.startsWith('const inner', start)), 'the misread split happens');
     const counting = new TsSymbolParser();
     const lazy = counting.parse('a.ts', text);

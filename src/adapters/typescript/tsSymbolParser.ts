@@ -24,7 +24,7 @@
 import ts from 'typescript';
 import { TS_LIKE } from '../../core/drift/citations';
 import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
-import { declarationRuns, runsMentioning } from './declarationChunks';
+import { declarationRuns, runsDeclaring, type DeclarationRuns } from './declarationChunks';
 import { regexMayFollow } from './scan';
 
 export const TS_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -279,13 +279,13 @@ export class TsSymbolParser implements SymbolParser {
 
 /**
  * One file's declarations. A lookup of a TypeScript file parses only the runs of statements that
- * mention the name's first part (see declarationChunks.ts); `symbols`, a JSX-capable file, or a
+ * may declare the name's first part (see declarationChunks.ts); `symbols`, a JSX-capable file, or a
  * run that does not parse on its own, parse the whole file.
  */
 class ParsedFile implements FileSymbols {
   private readonly kind: ts.ScriptKind;
   private whole?: { source: SourceText; symbols: Map<string, SourceSymbol> };
-  private runs?: { source: SourceText; starts: number[]; entries: Map<number, Map<string, Entry>> };
+  private runs?: { source: SourceText; split: DeclarationRuns; entries: Map<number, Map<string, Entry>> };
   private runsFailed = false;
   private readonly found = new Map<string, SourceSymbol | undefined>();
   private fileHash?: string;
@@ -323,7 +323,7 @@ class ParsedFile implements FileSymbols {
   private lookUp(name: string): SourceSymbol | undefined | null {
     const runs = this.runState();
     let merged: Entry | undefined;
-    for (const run of runsMentioning(this.text, runs.starts, name.split('.')[0])) {
+    for (const run of runsDeclaring(this.text, runs.split, name.split('.')[0])) {
       const entries = this.runEntries(run);
       if (!entries) {
         this.runsFailed = true;
@@ -341,9 +341,9 @@ class ParsedFile implements FileSymbols {
     const runs = this.runState();
     let entries = runs.entries.get(run);
     if (!entries) {
-      const start = runs.starts[run];
+      const start = runs.split.starts[run];
       this.counts.runs++;
-      const file = ts.createSourceFile(this.fileName, this.text.slice(start, runs.starts[run + 1] ?? this.text.length), PARSE_OPTIONS, false, ts.ScriptKind.TS);
+      const file = ts.createSourceFile(this.fileName, this.text.slice(start, runs.split.starts[run + 1] ?? this.text.length), PARSE_OPTIONS, false, ts.ScriptKind.TS);
       if ((file as unknown as { parseDiagnostics: readonly unknown[] }).parseDiagnostics.length) return undefined;
       entries = new DeclarationIndex(runs.source, start).index(file.statements);
       runs.entries.set(run, entries);
@@ -353,8 +353,8 @@ class ParsedFile implements FileSymbols {
 
   private runState(): NonNullable<ParsedFile['runs']> {
     if (!this.runs) {
-      const starts = declarationRuns(this.scanner, this.text);
-      this.runs = { source: new SourceText(this.scanner, this.text, ts.LanguageVariant.Standard, new Map()), starts, entries: new Map() };
+      const split = declarationRuns(this.text);
+      this.runs = { source: new SourceText(this.scanner, this.text, ts.LanguageVariant.Standard, new Map()), split, entries: new Map() };
     }
     return this.runs;
   }
