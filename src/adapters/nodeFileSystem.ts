@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFile } from 'node:fs';
+import { promisify } from 'node:util';
 import * as path from 'node:path';
 import { WikiError } from '../core/errors';
 import type { FileStat, FileSystem } from '../core/ports';
 
+const readFileCallback = promisify(readFile);
+
 /** The real file system; write failures become WikiErrors that say what to do. */
 export class NodeFileSystem implements FileSystem {
-  async readFile(file: string): Promise<Uint8Array> {
-    return fs.readFile(file);
+  readFile(file: string): Promise<Uint8Array> {
+    // The callback API: for small files it is several times faster than fs.promises.readFile.
+    return readFileCallback(file);
   }
 
   async writeFileAtomic(file: string, data: string, options: { durable?: boolean } = {}): Promise<void> {

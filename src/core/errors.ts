@@ -29,3 +29,9 @@ export type WikiErrorCode =
   | 'plan-rejected'
   | 'page-changed'
   | 'cancelled';
+
+/** Whether a read failed because the path is not a file (gone, a folder, or under a file). */
+export function isNotAFile(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}

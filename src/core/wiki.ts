@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { WikiError } from './errors';
+import { isNotAFile, WikiError } from './errors';
 import { appendText, parseLog } from './log';
 import type { LintIssue, LogEntry, PageFrontmatter, Topic, WikiIndex, WikiPage } from './model';
 import { lintPages } from './lint';
@@ -90,11 +90,16 @@ export class Wiki {
   }
 
   private async loadEntry(name: string): Promise<WikiPage | undefined> {
+    if (name.startsWith('.') || !name.endsWith('.md')) return undefined;
     const absolute = path.join(this.pagesDir, name);
-    const stat = await this.fs.stat(absolute);
-    if (!stat?.isFile || name.startsWith('.')) return undefined;
-    if (!name.endsWith('.md')) return undefined;
-    const bytes = await this.fs.readFile(absolute);
+    let bytes: Uint8Array;
+    try {
+      // No stat first: a folder or a page deleted since the listing fails the read, and pages are many.
+      bytes = await this.fs.readFile(absolute);
+    } catch (error) {
+      if (isNotAFile(error)) return undefined;
+      throw error;
+    }
     // Most loads follow a change to one page: the others parse to what they parsed to last time.
     const previous = this.parsed.get(name);
     if (previous && sameBytes(previous.bytes, bytes)) return previous.page;

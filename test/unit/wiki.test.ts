@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as nodeFs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
 import { WikiError } from '../../src/core/errors';
 import { Wiki } from '../../src/core/wiki';
 import { fixedClock, MemoryFileSystem, pageText } from './fakes';
@@ -128,5 +132,19 @@ describe('loading pages again', () => {
     assert.equal(b2.body, 'Two, edited.\n');
     fs.files.delete('/ws/.wiki/pages/a.md');
     assert.deepEqual((await wiki.loadPages()).map((page) => page.slug), ['b']);
+  });
+});
+
+describe('loading pages from a real folder', () => {
+  it('skips a folder named like a page and reads the rest', async () => {
+    const root = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'wiki-load-'));
+    try {
+      nodeFs.mkdirSync(path.join(root, '.wiki', 'pages', 'folder.md'), { recursive: true });
+      nodeFs.writeFileSync(path.join(root, '.wiki', 'pages', 'real.md'), pageText('Real', 'Body.\n'));
+      const pages = await new Wiki(root, new NodeFileSystem(), fixedClock()).loadPages();
+      assert.deepEqual(pages.map((page) => page.slug), ['real']);
+    } finally {
+      nodeFs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -110,11 +110,16 @@ export class WikiRetriever {
     return this.pages.size;
   }
 
-  /** The best pages for a query; `passages: false` skips picking each one's best paragraph. */
-  search(query: string, limit = 5, options: { passages?: boolean } = {}): RetrievedPage[] {
+  /**
+   * The best pages for a query; `passages: false` skips picking each one's best paragraph, and
+   * `exact` matches whole words only: for long queries drawn from a document, where prefix and
+   * typo matching of dozens of terms cost far more than they find.
+   */
+  search(query: string, limit = 5, options: { passages?: boolean; exact?: boolean } = {}): RetrievedPage[] {
     const terms = queryTerms(query);
     if (!terms.length) return [];
     const results = this.index.search(terms.join(' '), {
+      ...(options.exact ? { prefix: false, fuzzy: false } : {}),
       boostDocument: (_id, _term, stored) => STATUS_WEIGHT[(stored?.status as PageStatus) ?? 'active'] ?? 1,
     });
     return results.slice(0, limit).map((result) => {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { isNotAFile } from '../errors';
 import type { LintIssue, WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, TS_LIKE, type Citation } from './citations';
@@ -145,7 +146,7 @@ export class DriftEngine {
       // No stat first: one system call less per cited file, and a missing file shows up here anyway.
       bytes = await this.fs.readFile(path.join(this.root, relPath));
     } catch (error) {
-      if (MISSING.has((error as NodeJS.ErrnoException).code ?? '')) return { exists: false };
+      if (isNotAFile(error)) return { exists: false };
       throw error;
     }
     if (!TS_LIKE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
@@ -154,8 +155,6 @@ export class DriftEngine {
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }
 }
-
-const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
 /** FNV-1a over the bytes with line endings normalised, so a CRLF checkout is not drift. */
 export function contentFingerprint(bytes: Uint8Array): string {

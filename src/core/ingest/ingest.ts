@@ -97,7 +97,7 @@ export async function planIngest(deps: IngestDeps, sources: readonly IngestSourc
     }
   }
   const refs = [...new Set(sources.map((source) => source.ref))];
-  const similar = (text: string) => retriever.search(queryTerms(text).slice(0, QUERY_TERMS).join(' '), SIMILAR_PAGES, { passages: false }).map((hit) => retriever.page(hit.slug)!);
+  const similar = (text: string) => retriever.search(queryTerms(text).slice(0, QUERY_TERMS).join(' '), SIMILAR_PAGES, { passages: false, exact: true }).map((hit) => retriever.page(hit.slug)!);
   const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: refs, today: deps.today, similar });
   if (prepared.problems.length) throw new PlanRejectedError(prepared.problems, replies);
   return { ...prepared, sources: refs, usage, model };
@@ -155,7 +155,7 @@ function relatedPages(retriever: WikiRetriever, chunk: SourceChunk): WikiPage[] 
   for (const word of tokenize(text)) if (wanted.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
   const frequent = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, QUERY_TERMS).map(([word]) => word);
   const terms = [...queryTerms(chunk.path), ...frequent];
-  return retriever.search(terms.join(' '), RELATED_PAGES, { passages: false }).map((hit) => retriever.page(hit.slug)!).filter(Boolean);
+  return retriever.search(terms.join(' '), RELATED_PAGES, { passages: false, exact: true }).map((hit) => retriever.page(hit.slug)!).filter(Boolean);
 }
 
 /** Later chunks refine earlier ones: a page planned twice keeps its first action and its latest content. */
