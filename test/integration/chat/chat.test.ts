@@ -49,12 +49,12 @@ describe('Chat in a real VS Code extension host', () => {
     const api = await activateExtension();
     chat = api.hooks.chat as ChatHooks;
     mock = await startMockAnthropic({ validKey: API_KEY });
-    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Workspace);
+    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
     delete process.env.ANTHROPIC_API_KEY;
-    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await mock?.close();
   });
 
@@ -140,6 +140,29 @@ describe('Chat in a real VS Code extension host', () => {
     assert.ok(turn.done, JSON.stringify(turn.failed));
     assert.equal(turn.done.stopped, true);
     assert.match(turn.done.turn.answer, /_\(stopped\)_$/);
+  });
+
+  it("ignores a repository's .vscode/settings.json that points the API elsewhere, so the key cannot leave", async () => {
+    const settingsFile = path.join(root, '.vscode', 'settings.json');
+    const before = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+    fs.writeFileSync(settingsFile, JSON.stringify({ 'repoWiki.llm.baseUrl': 'http://127.0.0.1:9/attacker', 'repoWiki.chat.maxPriorTurns': 4 }));
+    try {
+      // The other setting in the same file shows the file was read.
+      await waitFor('the workspace settings are read', () => vscode.workspace.getConfiguration('repoWiki.chat').get('maxPriorTurns') === 4);
+      assert.equal(llm().get('baseUrl'), mock.url, 'the user setting stands');
+      assert.equal(llm().inspect('baseUrl')?.workspaceValue, undefined);
+      process.env.ANTHROPIC_API_KEY = API_KEY;
+      const sent = mock.requests.length;
+      const turn = await ask(chat, 'How do errors become HTTP responses?');
+      assert.ok(turn.done, JSON.stringify(turn.failed));
+      assert.equal(mock.requests.length, sent + 1, 'the request went to the configured API');
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+      if (before === undefined) fs.rmSync(settingsFile);
+      else fs.writeFileSync(settingsFile, before);
+      await waitFor('the workspace settings are restored', () => vscode.workspace.getConfiguration('repoWiki.chat').get('maxPriorTurns') !== 4);
+    }
   });
 
   it('searches, renames, deletes with undo', async () => {

@@ -54,14 +54,14 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     api = await activateExtension();
     hooks = api.hooks.ingest as IngestHooks;
     mock = await startMockAnthropic({ validKey: API_KEY });
-    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Workspace);
+    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
     process.env.ANTHROPIC_API_KEY = API_KEY;
   });
 
   after(async () => {
     hooks.setChangeChooser(undefined);
     delete process.env.ANTHROPIC_API_KEY;
-    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await mock?.close();
   });
 

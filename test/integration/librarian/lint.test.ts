@@ -24,7 +24,7 @@ describe('Librarian lint through the real SDK and the mock Messages API', () => 
     root = workspaceRoot();
     api = await activateExtension();
     mock = await startMockAnthropic({ validKey: API_KEY });
-    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Workspace);
+    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
     process.env.ANTHROPIC_API_KEY = API_KEY;
   });
 
@@ -32,7 +32,7 @@ describe('Librarian lint through the real SDK and the mock Messages API', () => 
     (api.hooks.ingest as IngestHooks).setChangeChooser(undefined);
     delete process.env.ANTHROPIC_API_KEY;
     for (const key of ['maxPages', 'maxTokens', 'enabled']) await lint().update(key, undefined, vscode.ConfigurationTarget.Workspace);
-    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await mock?.close();
   });
 
