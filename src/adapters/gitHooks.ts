@@ -25,7 +25,10 @@ export async function installPreCommitHook(folder: string, fallbackCli?: string)
   const hook = path.join(hooks, 'pre-commit');
   const relative = path.relative(await fs.realpath(top), await fs.realpath(folder)).split(path.sep).join('/');
   const existing = await fs.readFile(hook, 'utf8').catch(() => undefined);
-  const { text, action } = installHook(existing, hookBlock(relative, fallbackCli));
+  const { text, action, shebang } = installHook(existing, hookBlock(relative, fallbackCli));
+  if (action === 'foreign') {
+    throw new WikiError('hook-not-shell', `${hook} is not a shell script (${shebang}), so the drift check was not added to it.`, 'Call "repo-wiki drift --format text" from that hook yourself (it exits 1 on drift errors), or from your hook manager. Nothing was changed.');
+  }
   if (action !== 'unchanged') {
     await fs.mkdir(hooks, { recursive: true });
     const temp = `${hook}.repo-wiki-${process.pid}`;

@@ -22,6 +22,7 @@ export type WikiErrorCode =
   | 'read-only'
   | 'write-failed'
   | 'git-unavailable'
+  | 'hook-not-shell'
   | 'nothing-to-commit'
   | 'conversation-not-found'
   | 'newer-database'

@@ -16,16 +16,12 @@ export function hookBlock(folder: string, fallbackCli?: string): string {
     'repo_wiki_check() (',
     `  cd ${quote(folder || '.')} 2>/dev/null || exit 0`,
     '  [ -d .wiki/pages ] || exit 0',
-    '  files=$(git diff --cached --name-only --relative --diff-filter=ACDMR)',
-    '  [ -n "$files" ] || exit 0',
-    '  touched=""',
-    '  for file in $files; do',
+    '  touched=$(git diff --cached --name-only --relative --diff-filter=ACDMR | while IFS= read -r file; do',
     '    case "$file" in',
-    '      .wiki/*) touched=1 ;;',
-    '      *) grep -rqsF -- "\\`$file" .wiki/pages && touched=1 ;;',
+    '      .wiki/*) echo 1; break ;;',
+    '      *) if grep -rqsF -- "\\`$file" .wiki/pages; then echo 1; break; fi ;;',
     '    esac',
-    '    [ -n "$touched" ] && break',
-    '  done',
+    '  done)',
     '  [ -n "$touched" ] || exit 0',
     '  if command -v repo-wiki >/dev/null 2>&1; then repo-wiki drift --format text',
     '  elif [ -x node_modules/.bin/repo-wiki ]; then node_modules/.bin/repo-wiki drift --format text',
@@ -38,11 +34,15 @@ export function hookBlock(folder: string, fallbackCli?: string): string {
   ].join('\n');
 }
 
+// A shebang of a POSIX-like shell, directly or through env: our block is shell code.
+const SHELL_SHEBANG = /^#!\s*(?:\/usr\/bin\/env\s+(?:-S\s+)?)?(?:\S*\/)?(?:sh|bash|dash|zsh|ksh|ash)(?:\s|$)/;
+
 /**
  * The hook file with our block installed: a new script, our block replaced in place, or our block
- * placed after the shebang of someone else's hook so both run. Never drops existing lines.
+ * placed after the shebang of someone else's shell hook so both run. Never drops existing lines; a
+ * hook in another language (`#!/usr/bin/env python3`) is left alone: `foreign`, with its shebang.
  */
-export function installHook(existing: string | undefined, block: string): { text: string; action: 'created' | 'updated' | 'chained' | 'unchanged' } {
+export function installHook(existing: string | undefined, block: string): { text: string; action: 'created' | 'updated' | 'chained' | 'unchanged' | 'foreign'; shebang?: string } {
   if (existing === undefined || !existing.trim()) return { text: `#!/bin/sh\n${block}\n`, action: 'created' };
   const start = existing.indexOf(BEGIN);
   const end = existing.indexOf(END);
@@ -51,6 +51,7 @@ export function installHook(existing: string | undefined, block: string): { text
     return { text, action: text === existing ? 'unchanged' : 'updated' };
   }
   const lines = existing.split('\n');
+  if (lines[0].startsWith('#!') && !SHELL_SHEBANG.test(lines[0])) return { text: existing, action: 'foreign', shebang: lines[0] };
   const shebang = lines[0].startsWith('#!') ? [lines.shift()!] : ['#!/bin/sh'];
   return { text: [...shebang, block, ...lines].join('\n'), action: 'chained' };
 }

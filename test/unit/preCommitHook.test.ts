@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { installPreCommitHook } from '../../src/adapters/gitHooks';
+import type { WikiError } from '../../src/core/errors';
 import { hookBlock, installHook } from '../../src/core/preCommitHook';
 
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
@@ -67,6 +68,22 @@ describe('pre-commit drift check', function () {
     assert.match(broken.stdout + broken.stderr, /missing-symbol\s+src\/router\.ts:splitPath/);
     assert.match(broken.stderr, /the wiki has drift errors/);
     assert.equal(execFileSync('git', ['log', '--oneline'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 2, 'not committed');
+  });
+
+  it('leaves a hook in another language alone and says how to add the check', async () => {
+    const python = '#!/usr/bin/env python3\nimport sys\nsys.exit(0)\n';
+    assert.deepEqual(installHook(python, hookBlock('app')), { text: python, action: 'foreign', shebang: '#!/usr/bin/env python3' });
+    assert.equal(installHook('#!/usr/bin/env -S bash -e\necho hi\n', hookBlock('app')).action, 'chained');
+    assert.equal(installHook('#!/bin/zsh\necho hi\n', hookBlock('app')).action, 'chained');
+    const { repo, folder } = demoRepo();
+    const hook = path.join(repo, '.git', 'hooks', 'pre-commit');
+    fs.writeFileSync(hook, python, { mode: 0o755 });
+    await assert.rejects(installPreCommitHook(folder, CLI), (error: WikiError) => {
+      assert.match(error.message, /not a shell script \(#!\/usr\/bin\/env python3\)/);
+      assert.match(error.hint ?? '', /repo-wiki drift --format text.*Nothing was changed/);
+      return true;
+    });
+    assert.equal(fs.readFileSync(hook, 'utf8'), python);
   });
 
   it('says so when the folder is not in a git repository', async () => {
