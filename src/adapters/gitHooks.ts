@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { WikiError } from '../core/errors';
-import { hookBlock, installHook } from '../core/preCommitHook';
+import { hookBlock, installHook, shellQuote } from '../core/preCommitHook';
 
 const run = promisify(execFile);
 
@@ -37,4 +37,37 @@ export async function installPreCommitHook(folder: string, fallbackCli?: string)
   }
   await fs.chmod(hook, 0o755);
   return { path: hook, action };
+}
+
+const MERGE_DRIVER = 'repo-wiki-index';
+const ATTRIBUTES = ['index.json', 'index.md'].map((file) => `${file} merge=${MERGE_DRIVER}`);
+
+/**
+ * Configures the index merge driver in the repository (`git config`, local to this clone) and makes
+ * sure `.wiki/.gitattributes` names it for index.json and index.md (a change to commit, so that
+ * every clone with the driver uses it; clones without it fall back to git's text merge).
+ */
+export async function installMergeDriver(folder: string, fallbackCli?: string): Promise<{ driver: 'installed' | 'unchanged'; attributes: 'added' | 'present' }> {
+  const quote = shellQuote;
+  const args = `index merge %O %A %B %P`;
+  const command = [
+    `if command -v repo-wiki >/dev/null 2>&1; then repo-wiki ${args}`,
+    ...(fallbackCli ? [`elif [ -f ${quote(fallbackCli)} ]; then node ${quote(fallbackCli)} ${args}`] : []),
+    'else exit 1; fi',
+  ].join('; ');
+  const current = await git(folder, 'config', '--get', `merge.${MERGE_DRIVER}.driver`).catch(() => '');
+  if (current !== command) {
+    await git(folder, 'config', `merge.${MERGE_DRIVER}.name`, 'Repo Wiki index: merged page by page');
+    await git(folder, 'config', `merge.${MERGE_DRIVER}.driver`, command);
+  }
+  const file = path.join(folder, '.wiki', '.gitattributes');
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const missing = ATTRIBUTES.filter((line) => !text.split('\n').some((existing) => existing.trim().startsWith(line)));
+  if (missing.length) {
+    const header = '# Generated from pages/: merged page by page by the Repo Wiki merge driver where it is installed.';
+    const temp = `${file}.repo-wiki-${process.pid}`;
+    await fs.writeFile(temp, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${header}\n${missing.join('\n')}\n`);
+    await fs.rename(temp, file);
+  }
+  return { driver: current === command ? 'unchanged' : 'installed', attributes: missing.length ? 'added' : 'present' };
 }

@@ -1,7 +1,9 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NodeFileSystem } from '../adapters/nodeFileSystem';
 import { WikiError } from '../core/errors';
+import { mergeIndexFile } from '../core/indexMerge';
 import type { LintIssue } from '../core/model';
 import { Wiki } from '../core/wiki';
 import { DEFAULT_MODEL } from './query';
@@ -20,6 +22,11 @@ Commands:
                   ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) when set, else answers offline
   hook install    add the drift check to the repository's pre-commit hook (runs on commits
                   that touch .wiki/ or a cited file; an existing hook keeps running)
+  merge-driver install
+                  merge index.json and index.md page by page in this clone's git merges,
+                  so branches that add different pages merge without a conflict
+  index merge BASE OURS THEIRS [PATH]
+                  the merge driver itself (git runs it); exits 1 on a conflict
   ingest PATH...  the librarian folds files (or the files under folders) into pages; prints
                   the plan, then writes it after a yes on a terminal, or with --yes
 
@@ -76,6 +83,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
+  if (positionals[0] === 'index' && positionals[1] === 'merge') return mergeIndex(positionals.slice(2), io);
   const command = positionals[0] === 'query' || positionals[0] === 'ingest' ? positionals[0] : positionals.join(' ');
   const format = values.format as Format;
   const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
@@ -86,7 +94,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
   const wiki = new Wiki(path.resolve(cwd, values.workspace ?? '.'), new NodeFileSystem(), { now: () => new Date() });
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'hook install'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'hook install', 'merge-driver install'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -99,6 +107,13 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
       if (format === 'json') io.out(JSON.stringify(result));
       else io.out(`${result.action === 'unchanged' ? 'Already installed' : `Pre-commit drift check ${result.action}`}: ${result.path}`);
+      return 0;
+    }
+    if (command === 'merge-driver install') {
+      const { installMergeDriver } = await import('../adapters/gitHooks');
+      const result = await installMergeDriver(wiki.root, path.join(__dirname, 'cli.js'));
+      if (format === 'json') io.out(JSON.stringify(result));
+      else io.out(`Index merge driver ${result.driver}${result.attributes === 'added' ? '; .wiki/.gitattributes names it now (commit that change)' : ''}.`);
       return 0;
     }
     if (command === 'ingest') {
@@ -120,6 +135,27 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     io.err(`repo-wiki: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
     return 2;
   }
+}
+
+/** `index merge BASE OURS THEIRS [PATH]`: git's merge driver contract, the result written to OURS. */
+function mergeIndex(files: string[], io: Io): number {
+  if (files.length < 3) {
+    io.err(`index merge takes BASE OURS THEIRS [PATH] (git passes them as %O %A %B %P).\n\n${USAGE}`);
+    return 2;
+  }
+  const [base, ours, theirs, name = ours] = files;
+  const read = (file: string) => fs.readFileSync(file, 'utf8');
+  const result = mergeIndexFile(name, read(base), read(ours), read(theirs));
+  if (result.text === undefined) {
+    io.err(`repo-wiki: ${name} is not a generated catalog on every side; it is left conflicted for "Repair wiki index" (repo-wiki index rebuild).`);
+    return 1;
+  }
+  fs.writeFileSync(ours, result.text);
+  if (result.conflicts.length) {
+    io.err(`repo-wiki: both sides changed ${result.conflicts.join(', ')} in ${name}; resolve those pages, then rebuild the index.`);
+    return 1;
+  }
+  return 0;
 }
 
 async function init(wiki: Wiki, format: Format, io: Io): Promise<number> {

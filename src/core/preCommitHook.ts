@@ -3,12 +3,17 @@
 const BEGIN = '# >>> repo-wiki drift check >>>';
 const END = '# <<< repo-wiki drift check <<<';
 
+/** `text` as one single-quoted POSIX shell word. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * The hook's block. `folder` is the workspace folder relative to the repository root ('' when they
  * are the same); `fallbackCli` is a `node …/cli.js` command for when repo-wiki is not installed.
  */
 export function hookBlock(folder: string, fallbackCli?: string): string {
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const quote = shellQuote;
   return [
     BEGIN,
     '# Installed by Repo Wiki. Checks code citations in .wiki/ when a commit touches the wiki or a',

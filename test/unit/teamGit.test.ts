@@ -8,9 +8,12 @@ import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
 import { parseLog } from '../../src/core/log';
 import { pageAgeTag, parsePageHistory } from '../../src/core/pageAge';
 import { hasConflictMarkers } from '../../src/core/text';
+import { buildIndex, renderIndexJson, renderIndexMarkdown } from '../../src/core/wikiIndex';
+import { installMergeDriver } from '../../src/adapters/gitHooks';
 import { Wiki } from '../../src/core/wiki';
 
 const TEMPLATE = path.resolve(__dirname, '../../../wiki-template');
+const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 
 function git(cwd: string, args: string[], date?: string): string {
   const env = { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) };
@@ -68,25 +71,53 @@ describe('page ages', () => {
 describe('a wiki shared through git branches', function () {
   this.timeout(30000);
 
-  async function twoBranches() {
+  async function twoBranches(topics: { alice: 'patterns' | 'gotchas'; bob: 'patterns' | 'gotchas' } = { alice: 'patterns', bob: 'gotchas' }) {
     const dir = tempRepo();
     const wiki = wikiAt(dir);
     await wiki.init(TEMPLATE);
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'wiki']);
     git(dir, ['checkout', '-q', '-b', 'alice']);
-    await wikiAt(dir, '2026-11-22T10:00:00Z').createPage({ title: 'Caching', topic: 'patterns' });
+    await wikiAt(dir, '2026-11-22T10:00:00Z').createPage({ title: 'Caching', topic: topics.alice });
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'alice: caching']);
     git(dir, ['checkout', '-q', 'main']);
     git(dir, ['checkout', '-q', '-b', 'bob']);
-    await wikiAt(dir, '2026-11-22T11:00:00Z').createPage({ title: 'Retries', topic: 'gotchas' });
+    await wikiAt(dir, '2026-11-22T11:00:00Z').createPage({ title: 'Retries', topic: topics.bob });
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'bob: retries']);
     return { dir, wiki };
   }
 
-  it('merges two branches that each add a page: the log keeps both lines (merge=union), and the index is regenerated', async () => {
+  it('merges two branches that each add a page with no conflict at all once the index merge driver is installed', async () => {
+    const { dir, wiki } = await twoBranches({ alice: 'patterns', bob: 'patterns' }); // adjacent lines in index.md: git's text merge conflicts here
+    const result = await installMergeDriver(dir, CLI);
+    assert.deepEqual(result, { driver: 'installed', attributes: 'present' }, 'the template names the driver already');
+    assert.deepEqual(await installMergeDriver(dir, CLI), { driver: 'unchanged', attributes: 'present' });
+    git(dir, ['checkout', '-q', 'alice']);
+    const merge = spawnSync('git', ['merge', '--no-edit', 'bob'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(merge.status, 0, merge.stdout + merge.stderr);
+    assert.equal(git(dir, ['status', '--porcelain']).trim(), '', 'merged and committed, nothing left to resolve');
+    const pages = await wiki.loadPages();
+    assert.deepEqual(pages.map((page) => page.slug), ['caching', 'how-to-write-pages', 'retries', 'welcome']);
+    // The merged catalog is exactly what regenerating it from the merged pages gives.
+    const index = buildIndex(pages);
+    assert.equal(fs.readFileSync(path.join(dir, '.wiki', 'index.json'), 'utf8'), renderIndexJson(index));
+    assert.equal(fs.readFileSync(path.join(dir, '.wiki', 'index.md'), 'utf8'), renderIndexMarkdown(index));
+    assert.equal((await wiki.rebuildIndex()).changed, false);
+  });
+
+  it('adds the driver to the .gitattributes of a wiki made before it existed', async () => {
+    const dir = tempRepo();
+    await wikiAt(dir).init(TEMPLATE);
+    const attributes = path.join(dir, '.wiki', '.gitattributes');
+    fs.writeFileSync(attributes, 'log.jsonl merge=union\n');
+    assert.deepEqual(await installMergeDriver(dir, CLI), { driver: 'installed', attributes: 'added' });
+    assert.match(fs.readFileSync(attributes, 'utf8'), /^log\.jsonl merge=union\n#.*\nindex\.json merge=repo-wiki-index\nindex\.md merge=repo-wiki-index\n$/);
+    assert.equal(git(dir, ['check-attr', 'merge', '.wiki/index.md']).trim(), '.wiki/index.md: merge: repo-wiki-index');
+  });
+
+  it('without the driver, merges two branches that each add a page: the log keeps both lines (merge=union), and the index is regenerated', async () => {
     const { dir, wiki } = await twoBranches();
     git(dir, ['checkout', '-q', 'alice']);
     const merge = spawnSync('git', ['merge', '--no-edit', 'bob'], { cwd: dir, encoding: 'utf8' });
