@@ -20,9 +20,7 @@ export const indexFeature = {
           const conflicted = await conflictedIndexFiles(snapshot.wiki);
           const { changed } = await snapshot.wiki.rebuildIndex(snapshot.pages);
           if (changed) services.output.info(`Regenerated the index of ${snapshot.wiki.root} (${snapshot.pages.length} pages).`);
-          if (conflicted.length) {
-            void vscode.window.showInformationMessage(`Repo Wiki: ${conflicted.join(' and ')} had merge conflict markers; regenerated from the pages. Commit the result with the merge.`);
-          }
+          if (conflicted.length) void offerMergeDriver(conflicted);
           reported.delete(snapshot.wiki.root);
         } catch (error) {
           // Report a failing folder once, not on every change.
@@ -50,6 +48,16 @@ export const indexFeature = {
     );
   },
 };
+
+/** Says the index was repaired, and offers the driver that avoids such conflicts next time. */
+async function offerMergeDriver(conflicted: string[]): Promise<void> {
+  const install = 'Install merge driver';
+  const choice = await vscode.window.showInformationMessage(
+    `Repo Wiki: ${conflicted.join(' and ')} had merge conflict markers; regenerated from the pages. Commit the result with the merge. The index merge driver merges them page by page, so this conflict does not happen again.`,
+    install,
+  );
+  if (choice === install) await vscode.commands.executeCommand('repoWiki.installMergeDriver');
+}
 
 /** Which of the generated index files hold merge conflict markers. */
 async function conflictedIndexFiles(wiki: Wiki): Promise<string[]> {

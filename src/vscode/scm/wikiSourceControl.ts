@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { commitWiki, prepareWikiCommit } from '../../core/commitWiki';
 import { WikiError } from '../../core/errors';
 import { WIKI_DIR, type Wiki } from '../../core/wiki';
-import { installPreCommitHook } from '../../adapters/gitHooks';
+import { installMergeDriver, installPreCommitHook } from '../../adapters/gitHooks';
 import { loadGitModule } from '../heavyModules';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
@@ -103,6 +103,20 @@ export const scmFeature = {
           return result;
         } catch (error) {
           showError(services.output, 'Install pre-commit drift check', error);
+          return undefined;
+        }
+      }),
+      vscode.commands.registerCommand('repoWiki.installMergeDriver', async () => {
+        if (!ensureTrusted('Installing a git merge driver')) return undefined;
+        const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Install index merge driver' });
+        if (!wiki) return undefined;
+        try {
+          const result = await installMergeDriver(wiki.root, path.join(context.extensionPath, 'dist', 'cli.js'));
+          const attributes = result.attributes === 'added' ? ' .wiki/.gitattributes now names it: commit that change so every clone with the driver uses it.' : '';
+          void vscode.window.showInformationMessage(`Repo Wiki: index merge driver ${result.driver} in this clone. Branches that add or edit different pages now merge index.json and index.md without a conflict.${attributes}`);
+          return result;
+        } catch (error) {
+          showError(services.output, 'Install index merge driver', error);
           return undefined;
         }
       }),

@@ -48,6 +48,13 @@ describe('A wiki for a team: git in the real extension host', () => {
     assert.match(fs.readFileSync(result!.path, 'utf8'), /repo-wiki drift --format text/);
   });
 
+  it('installs the index merge driver from the command, so git uses it for the catalog', async () => {
+    const result = await vscode.commands.executeCommand<{ driver: string; attributes: string }>('repoWiki.installMergeDriver');
+    assert.equal(result?.driver, 'installed');
+    assert.match(git('config', '--get', 'merge.repo-wiki-index.driver'), /index merge %O %A %B %P/);
+    assert.equal(git('check-attr', 'merge', '.wiki/index.json').trim(), '.wiki/index.json: merge: repo-wiki-index');
+  });
+
   it('gives pages an age from git history', async () => {
     const wiki = api.services.wikis.all()[0];
     await wiki.createPage({ title: 'Not committed yet' });
