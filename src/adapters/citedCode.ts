@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { TS_LIKE } from '../core/drift/citations';
 import type { SourceSymbol } from '../core/drift/symbols';
 import type { CitedCode } from '../core/librarian/lintPass';
+import { sensitivePathReason } from '../core/sensitivePaths';
+import { insideRealRoot } from './realPath';
 
 /**
  * The current code of cited symbols, read from disk. `symbolsOf` parses a file (in the CLI directly,
@@ -16,7 +18,9 @@ export class FileCitedCode implements CitedCode {
 
   async codeOf(citation: { path: string; symbol?: string }): Promise<string | undefined> {
     const file = path.resolve(this.root, citation.path);
-    if (path.relative(this.root, file).startsWith('..')) return undefined;
+    if (path.relative(this.root, file).startsWith('..') || sensitivePathReason(citation.path)) return undefined;
+    // A symbolic link must not lead the model to a file outside the workspace.
+    if (!(await insideRealRoot(this.root, file))) return undefined;
     const text = await fs.readFile(file, 'utf8').catch(() => undefined);
     if (text === undefined || !citation.symbol) return text;
     if (!TS_LIKE.test(citation.path)) return undefined;

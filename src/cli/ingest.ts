@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { insideRealRoot } from '../adapters/realPath';
 import { applyChanges } from '../core/ingest/apply';
 import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
@@ -143,6 +144,10 @@ async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string)
       break;
     }
     const relPath = wiki.relative(file);
+    if (!(await insideRealRoot(wiki.root, file))) {
+      skipped.push(`${relPath} (outside the workspace folder, or a link to a file there)`);
+      continue;
+    }
     const size = (await fsp.stat(file)).size;
     const source = size > INGEST_DEFAULTS.maxFileBytes
       ? { skipped: `${relPath} is ${Math.round(size / 1024)} KB, over the ${INGEST_DEFAULTS.maxFileBytes / 1024} KB cap` }

@@ -85,4 +85,16 @@ describe('repo-wiki ingest', function () {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /Set ANTHROPIC_API_KEY/);
   });
+
+  it('never sends a secret-looking file or a link out of the workspace, and says why', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+    fs.writeFileSync(path.join(outside, 'private.md'), '# Private\n\nNot for the model.\n');
+    fs.symlinkSync(path.join(outside, 'private.md'), path.join(ws, 'docs', 'linked.md'));
+    fs.writeFileSync(path.join(ws, 'docs', '.env'), 'API_TOKEN=abc\n');
+    const result = await cli(['ingest', 'docs/linked.md', 'docs/.env', '--workspace', ws, '--yes'], env());
+    assert.match(result.stderr + result.stdout, /docs\/linked\.md \(outside the workspace folder, or a link to a file there\)/);
+    assert.match(result.stderr + result.stdout, /docs\/\.env is named like a file that holds secrets/);
+    assert.equal(mock.requests.length, 0, 'nothing was sent');
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
 });

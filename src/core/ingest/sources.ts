@@ -1,3 +1,4 @@
+import { sensitivePathReason } from '../sensitivePaths';
 import { WIKI_DIR } from '../wiki';
 import type { IngestSource } from './ingest';
 
@@ -15,6 +16,8 @@ export const INGEST_DEFAULTS = {
 export function toSource(relPath: string, bytes: Uint8Array, maxBytes: number, range?: { startLine: number; endLine: number }): IngestSource | { skipped: string } {
   if (relPath === WIKI_DIR || relPath.startsWith(`${WIKI_DIR}/`)) return { skipped: `${relPath} is part of the wiki itself` };
   if (relPath.startsWith('../') || relPath.startsWith('/')) return { skipped: `${relPath} is outside the workspace folder` };
+  const sensitive = sensitivePathReason(relPath);
+  if (sensitive) return { skipped: `${relPath} ${sensitive}; it is never sent to the model` };
   if (bytes.length > maxBytes) return { skipped: `${relPath} is ${Math.round(bytes.length / 1024)} KB, over the ${Math.round(maxBytes / 1024)} KB cap` };
   if (bytes.includes(0)) return { skipped: `${relPath} looks binary` };
   let text: string;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { insideRealRoot } from '../../adapters/realPath';
 import { planIngest, PlanRejectedError, type IngestSource } from '../../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm';
@@ -167,6 +168,10 @@ async function readSources(wiki: Wiki, uris: readonly vscode.Uri[], maxBytes: nu
     }
     if (stat.size > maxBytes) {
       skipped.push(`${relPath} is ${Math.round(stat.size / 1024)} KB, over the ${Math.round(maxBytes / 1024)} KB cap (repoWiki.ingest.maxFileKB)`);
+      continue;
+    }
+    if (!(await insideRealRoot(wiki.root, uri.fsPath))) {
+      skipped.push(`${relPath} (a link to a file outside the workspace folder)`);
       continue;
     }
     const source = toSource(relPath, await vscode.workspace.fs.readFile(uri), maxBytes);
