@@ -3,6 +3,7 @@ import { applyChanges } from '../../src/core/ingest/apply';
 import { preparePlan, withRelatedLink, type CitationResolver } from '../../src/core/ingest/changes';
 import { mergePlan, planIngest, PlanRejectedError, type IngestSource } from '../../src/core/ingest/ingest';
 import { parsePlan, type Plan } from '../../src/core/ingest/plan';
+import { estimateTokens } from '../../src/core/chat/prompt';
 import { buildIngestPrompt, chunkSource } from '../../src/core/ingest/prompt';
 import { toSource } from '../../src/core/ingest/sources';
 import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../src/core/llm';
@@ -307,6 +308,18 @@ describe('ingest: sources, chunks and merging', () => {
     fs.write(`${ROOT}/.wiki/pages/request-pipeline.md`, pageText('Request pipeline', 'Edited by hand meanwhile.\n'));
     await assert.rejects(applyChanges(wiki, prepared.changes, { op: 'ingest' }), /request-pipeline\.md was edited after the preview was made, so nothing was written/);
     assert.equal(await wiki.readPage('error-responses'), undefined);
+  });
+
+  it('carries earlier parts\' pages within a budget, the rest by title only, so many parts still fit', async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    const planned = Array.from({ length: 40 }, (_, i) => ({ action: 'create' as const, slug: `page-${i}`, title: `Page ${i}`, topic: 'patterns' as const, summary: `Summary ${i}`, tags: [], body: `${'Long body text. '.repeat(250)}\n`, citations: [] }));
+    const chunk = { ref: 'file:a.md', path: 'a.md', text: 'x'.repeat(48_000), startLine: 1, endLine: 1, part: 9, parts: 9 };
+    const prompt = buildIngestPrompt({ schema: 'schema', pages: await wiki.loadPages(), related: [], planned, chunk });
+    const content = prompt.messages[0].content;
+    const full = content.match(/<planned slug=/g)?.length ?? 0;
+    assert.ok(full > 0 && full < 40, `${full} planned pages in full`);
+    assert.match(content, /- page-39: Page 39 — Summary 39/);
+    assert.ok(estimateTokens(content) < 12_000 + 8000 + 1000, `${estimateTokens(content)} tokens`);
   });
 
   it('keeps the instructions, schema and catalog as the cached prefix, and neutralises hostile source text', async () => {

@@ -56,6 +56,7 @@ export interface IngestPromptInput {
 }
 
 const RELATED_BUDGET_TOKENS = 8000;
+const PLANNED_BUDGET_TOKENS = 8000;
 
 /** The request for one chunk: instructions, SCHEMA.md and the catalog as a cached prefix; then the work. */
 export function buildIngestPrompt(input: IngestPromptInput): { system: SystemBlock[]; messages: ChatMessage[] } {
@@ -75,8 +76,19 @@ export function buildIngestPrompt(input: IngestPromptInput): { system: SystemBlo
   }
   parts.push(related.length ? `Existing pages most like this source:\n<wiki_pages>\n${related.join('\n')}\n</wiki_pages>` : 'No existing page resembles this source.');
   if (input.planned.length) {
-    const planned = input.planned.map((page) => `<planned slug="${page.slug}" action="${page.action}" title="${attribute(page.title)}">\n${neutralise(page.body, 'planned')}\n</planned>`);
-    parts.push(`Pages you already planned from earlier parts of this source (update them by slug rather than repeating them):\n${planned.join('\n')}`);
+    // Within a budget, so that a source of many parts still fits the context window.
+    const planned: string[] = [];
+    const brief: string[] = [];
+    let plannedBudget = PLANNED_BUDGET_TOKENS;
+    for (const page of input.planned) {
+      const tokens = estimateTokens(page.body);
+      if (tokens <= plannedBudget) {
+        plannedBudget -= tokens;
+        planned.push(`<planned slug="${page.slug}" action="${page.action}" title="${attribute(page.title)}">\n${neutralise(page.body, 'planned')}\n</planned>`);
+      } else brief.push(`- ${page.slug}: ${neutralise(page.title, 'planned')} — ${neutralise(page.summary, 'planned')}`);
+    }
+    if (planned.length) parts.push(`Pages you already planned from earlier parts of this source (update them by slug rather than repeating them):\n${planned.join('\n')}`);
+    if (brief.length) parts.push(`More pages you already planned, bodies left out for space (do not update these; link to them as [[slug]] instead):\n${brief.join('\n')}`);
   }
   const { chunk } = input;
   const part = chunk.parts > 1 ? ` part="${chunk.part} of ${chunk.parts}"` : '';
