@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyChanges } from '../../src/core/ingest/apply';
-import { preparePlan, withRelatedLink, type CitationResolver } from '../../src/core/ingest/changes';
+import { keepChanges, preparePlan, withRelatedLink, type CitationResolver } from '../../src/core/ingest/changes';
 import { mergePlan, planIngest, PlanRejectedError, type IngestSource } from '../../src/core/ingest/ingest';
 import { parsePlan, type Plan } from '../../src/core/ingest/plan';
 import { estimateTokens } from '../../src/core/chat/prompt';
@@ -120,6 +120,21 @@ describe('ingest: preparing a plan against the wiki', () => {
     assert.equal(linked.kind, 'link');
     assert.ok(linked.before?.includes('Requests pass through middleware'));
     assert.match(linked.body, /## Related\n\n- \[\[error-responses\]\]\n$/);
+  });
+
+  it('keeping only some changes never leaves a link to a rejected new page', async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    const second = { action: 'create', slug: 'error-codes', title: 'Error codes', topic: 'patterns', summary: 'Which status each error gets.', tags: [], body: '# Error codes\n\nSee [[error-responses]] for the flow.\n\n## Related\n\n- [[request-pipeline]]\n- [[error-responses|how errors respond]]\n', citations: [] };
+    const parsed = parsePlan(planJson({ pages: [JSON.parse(planJson()).pages[0], second] }));
+    assert.ok('plan' in parsed);
+    const prepared = await preparePlan(parsed.plan, wiki, await wiki.loadPages(), resolver, { sources: ['file:docs/errors.md'], today: '2026-11-22' });
+    assert.deepEqual(prepared.changes.map((c) => [c.slug, c.kind]), [['error-codes', 'create'], ['error-responses', 'create'], ['request-pipeline', 'link']]);
+    // Reject "error-responses": the other new page keeps its text but not the link; the link-only change has nothing left to do.
+    const kept = keepChanges(prepared.changes, new Set(['error-codes', 'request-pipeline']));
+    assert.deepEqual(kept.map((c) => c.slug), ['error-codes']);
+    assert.equal(kept[0].body, '# Error codes\n\nSee error responses for the flow.\n\n## Related\n\n- [[request-pipeline]]\n');
+    assert.ok(kept[0].after.endsWith(kept[0].body));
+    assert.deepEqual(keepChanges(prepared.changes, new Set(prepared.changes.map((c) => c.slug))), prepared.changes, 'keeping all changes nothing');
   });
 
   it('rejects an invented citation, an unknown update and a dangling link', async () => {

@@ -2,7 +2,8 @@ import { queryTerms } from '../chat/retrieval';
 import { findCitations, parseCitationText } from '../drift/citations';
 import { parseLinks } from '../markdown';
 import type { PageFrontmatter, WikiPage } from '../model';
-import { serializePage } from '../page';
+import { unlink } from '../lintFix';
+import { parsePage, serializePage } from '../page';
 import type { Wiki } from '../wiki';
 import type { Plan, PlannedPage, PlanProblem } from './plan';
 
@@ -197,6 +198,50 @@ function relink(body: string, renames: ReadonlyMap<string, string>): string {
     const to = renames.get(target.trim());
     return to ? `[[${to}${label}]]` : whole;
   });
+}
+
+/**
+ * The changes the user kept. Links to pages the plan would have created but the user rejected
+ * become plain text (a Related entry for one goes), so a partial accept never writes a dangling
+ * link; a change left with nothing to do is dropped.
+ */
+export function keepChanges(changes: readonly PageChange[], kept: ReadonlySet<string>): PageChange[] {
+  const rejected = new Set(changes.filter((change) => change.kind === 'create' && !kept.has(change.slug)).map((change) => change.slug));
+  const out: PageChange[] = [];
+  for (const change of changes) {
+    if (!kept.has(change.slug)) continue;
+    if (!rejected.size) {
+      out.push(change);
+      continue;
+    }
+    const body = unlink(withoutRelatedLinks(change.body, rejected), rejected);
+    if (body === change.body) {
+      out.push(change);
+      continue;
+    }
+    // A change made only to add links has nothing left to do once its body is back to what it was.
+    if (change.kind === 'link' && change.before !== undefined && body === parsePage(`${change.slug}.md`, change.slug, new TextEncoder().encode(change.before)).body) continue;
+    out.push({ ...change, body, after: serializePage(change.frontmatter, body, change.extraFields) });
+  }
+  return out;
+}
+
+/** Removes `- [[slug]]` entries of a "## Related" section for these slugs, and the section when it empties. */
+function withoutRelatedLinks(body: string, slugs: ReadonlySet<string>): string {
+  const lines = body.split('\n');
+  const heading = lines.findIndex((line) => /^##\s+Related\s*$/i.test(line));
+  if (heading < 0) return body;
+  let end = heading + 1;
+  while (end < lines.length && !/^#{1,2}\s/.test(lines[end])) end++;
+  const section = lines.slice(heading + 1, end).filter((line) => {
+    const only = /^\s*[-*]\s+\[\[([^\[\]|\n]+)(\|[^\[\]\n]*)?\]\]\s*$/.exec(line);
+    return !(only && slugs.has(only[1].trim()));
+  });
+  if (section.some((line) => line.trim())) return [...lines.slice(0, heading + 1), ...section, ...lines.slice(end)].join('\n');
+  const before = lines.slice(0, heading);
+  while (before.length && !before[before.length - 1].trim()) before.pop();
+  const rest = lines.slice(end);
+  return `${[...before, ...(rest.length ? ['', ...rest] : [])].join('\n')}\n`;
 }
 
 /** Adds `- [[to]]` under a "## Related" heading (created at the end when missing), once. */

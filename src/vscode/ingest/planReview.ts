@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { applyChanges, type AppliedChanges } from '../../core/ingest/apply';
-import type { CitationResolver, PageChange, PreparedPlan } from '../../core/ingest/changes';
+import { keepChanges, type CitationResolver, type PageChange, type PreparedPlan } from '../../core/ingest/changes';
 import type { LogEntry } from '../../core/model';
 import type { Wiki } from '../../core/wiki';
 import type { Services } from '../services';
@@ -83,7 +83,7 @@ export async function reviewAndApply(
       services.output.info(`${options.title}: the plan was rejected in review; nothing was written.`);
       return undefined;
     }
-    const accepted = prepared.changes.filter((change) => slugs.includes(change.slug));
+    const accepted = keepChanges(prepared.changes, new Set(slugs));
     const applied = await applyChanges(wiki, accepted, { ...options.log, rejected: prepared.changes.filter((c) => !slugs.includes(c.slug)).map((c) => c.slug) }, prepared.base);
     const parts = [
       applied.created.length && `${applied.created.length} created`,
