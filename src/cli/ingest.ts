@@ -8,6 +8,7 @@ import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
 import { isLlmError } from '../core/llm';
 import type { Wiki } from '../core/wiki';
 import { driftEngineFor } from './drift';
+import { pageAges } from './pageAges';
 
 export interface IngestCliOptions {
   model: string;
@@ -58,6 +59,7 @@ export async function ingestCommand(wiki: Wiki, paths: readonly string[], option
         resolver: driftEngineFor(wiki),
         settings: { model: options.model, maxTokens: INGEST_DEFAULTS.maxOutputTokens, chunkTokens: INGEST_DEFAULTS.chunkTokens },
         today: new Date().toISOString().slice(0, 10),
+        ages: await pageAges(wiki, await wiki.loadPages()),
       },
       sources,
       controller.signal,

@@ -4,6 +4,7 @@ import { lintWithLibrarian, LintReplyError, type LintPassReport } from '../core/
 import { applyLintFixes, planLintFixes, type LintFixPlan } from '../core/lintFix';
 import type { Wiki } from '../core/wiki';
 import { checkDrift } from './drift';
+import { pageAges } from './pageAges';
 
 /** `lint --fix`: the safe fixes, applied; returns what changed. */
 export async function fixLint(wiki: Wiki): Promise<LintFixPlan & { pages: string[]; indexChanged: boolean }> {
@@ -22,7 +23,8 @@ export async function librarianLint(wiki: Wiki, options: { model: string; maxPag
   const code = new FileCitedCode(wiki.root, async (relPath, text) => [...parser.parse(relPath, text).symbols.values()]);
   const pages = await wiki.loadPages();
   try {
-    const report = await lintWithLibrarian(pages, { model, code, settings: { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: 4096 } }, undefined, {
+    const settings = { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: 4096 };
+    const report = await lintWithLibrarian(pages, { model, code, settings, ages: await pageAges(wiki, pages) }, undefined, {
       onBatch: ({ checked, total, tokens, budget }) => onProgress(`librarian lint: page ${checked + 1}/${total}, ${tokens} of ${budget} tokens`),
     });
     await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });

@@ -51,3 +51,8 @@ export function parsePageHistory(log: string, pagesDir = '.wiki/pages/'): Map<st
   }
   return history;
 }
+
+/** Slug → age tag for these pages, from their git history. */
+export function pageAgeTags(history: ReadonlyMap<string, PageHistory>, pages: readonly { slug: string; frontmatter: { corroborations?: number } }[], now: Date): Map<string, string> {
+  return new Map(pages.map((page) => [page.slug, pageAgeTag(history.get(page.slug), now, page.frontmatter.corroborations ?? 0)]));
+}

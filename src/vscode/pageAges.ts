@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { pageAgeTag, parsePageHistory, type PageHistory } from '../core/pageAge';
+import { pageAgeTags, parsePageHistory, type PageHistory } from '../core/pageAge';
 import type { Wiki } from '../core/wiki';
 import { loadGitModule } from './heavyModules';
 
@@ -24,9 +24,7 @@ export class PageAges implements vscode.Disposable {
 
   /** Slug → age tag ("stable for 3 months (+2)"); empty when git cannot tell. */
   async tags(wiki: Wiki, pages: readonly { slug: string; frontmatter: { corroborations?: number } }[]): Promise<Map<string, string>> {
-    const history = await this.history(wiki);
-    const now = new Date();
-    return new Map(pages.map((page) => [page.slug, pageAgeTag(history.get(page.slug), now, page.frontmatter.corroborations ?? 0)]));
+    return pageAgeTags(await this.history(wiki), pages, new Date());
   }
 
   history(wiki: Wiki): Promise<Map<string, PageHistory>> {

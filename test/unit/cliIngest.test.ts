@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -96,5 +96,17 @@ describe('repo-wiki ingest', function () {
     assert.match(result.stderr + result.stdout, /docs\/\.env is named like a file that holds secrets/);
     assert.equal(mock.requests.length, 0, 'nothing was sent');
     fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("tells the librarian each page's age from git history", async () => {
+    const run = (...args: string[]) => execFileSync('git', args, { cwd: ws });
+    run('init', '-q', '-b', 'main');
+    run('-c', 'user.email=t@example.com', '-c', 'user.name=T', 'add', '.');
+    run('-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'demo');
+    mock.script({ text: JSON.stringify({ pages: [], corroborate: [], links: [] }) });
+    const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env());
+    assert.equal(result.code, 0, result.stderr);
+    const system = JSON.stringify((mock.requests[0].body as unknown as { system: { text: string }[] }).system);
+    assert.match(system, /\[\[request-pipeline\]\][^\n]*\[recently added/);
   });
 });

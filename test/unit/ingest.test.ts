@@ -177,6 +177,15 @@ describe('ingest: preparing a plan against the wiki', () => {
     assert.match(again.notes.join('\n'), /already records file:docs\/arch\.md/);
   });
 
+  it('does not corroborate a stale page, and says why', async () => {
+    const { wiki } = await wikiWith({ ...EXISTING, 'old-routing': pageText('Old routing', 'Routes were matched by regex.\n', { status: 'stale' }) });
+    const parsed = parsePlan(planJson({ pages: [], links: [], corroborate: [{ slug: 'old-routing', reason: 'the source mentions routing' }] }));
+    assert.ok('plan' in parsed);
+    const prepared = await preparePlan(parsed.plan, wiki, await wiki.loadPages(), resolver, { sources: ['file:docs/errors.md'], today: '2026-11-22' });
+    assert.deepEqual([prepared.problems, prepared.changes], [[], []]);
+    assert.match(prepared.notes.join('\n'), /\[\[old-routing\]\] is stale, so it is not corroborated/);
+  });
+
   it('points links at the existing page when a planned page turns out to be a re-discovery', async () => {
     const { wiki } = await wikiWith(EXISTING);
     const plan: Plan = {

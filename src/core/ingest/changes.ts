@@ -89,7 +89,13 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
   checkTitles(planned, existing, problems);
   const anchorsByPage = await resolveCitations(plan, planned, resolver, problems);
   for (const [slug] of corroborate) {
-    if (!existing.has(slug)) problems.push({ path: 'corroborate', message: `"${slug}" is not a page of this wiki, so it cannot be corroborated` });
+    const page = existing.get(slug);
+    if (!page) problems.push({ path: 'corroborate', message: `"${slug}" is not a page of this wiki, so it cannot be corroborated` });
+    else if ((page.frontmatter.status ?? 'active') !== 'active') {
+      // A stale or superseded page is not made more credible by a source; it needs an update.
+      corroborate.delete(slug);
+      notes.push(`[[${slug}]] is ${page.frontmatter.status}, so it is not corroborated; update it if the source shows what is true now.`);
+    }
   }
   for (const link of links) {
     for (const end of [link.from, link.to]) {

@@ -76,7 +76,7 @@ interface Batch {
  */
 export async function lintWithLibrarian(
   pages: readonly WikiPage[],
-  deps: { model: LanguageModel; code: CitedCode; settings: LintPassSettings },
+  deps: { model: LanguageModel; code: CitedCode; settings: LintPassSettings; ages?: ReadonlyMap<string, string> },
   signal?: AbortSignal,
   progress: LintPassProgress = {},
 ): Promise<LintPassReport> {
@@ -88,7 +88,7 @@ export async function lintWithLibrarian(
   const skipped = candidates.slice(settings.maxPages).map((page) => page.slug);
   const system = [
     { text: LINT_SYSTEM_PROMPT },
-    { text: `The wiki's pages (the catalog):\n${catalog(pages)}`, cache: true },
+    { text: `The wiki's pages (the catalog):\n${catalog(pages, undefined, deps.ages)}`, cache: true },
   ];
   const systemTokens = system.reduce((sum, block) => sum + estimateTokens(block.text), 0);
   const report: LintPassReport = {

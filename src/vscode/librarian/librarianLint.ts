@@ -116,7 +116,8 @@ async function run(services: Services, wiki: Wiki, apiKey: string): Promise<Lint
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
       progress.report({ message: `up to ${settings.maxPages} pages, ${settings.maxTokens.toLocaleString()} tokens` });
-      return lintWithLibrarian(pages, { model, code, settings }, controller.signal, {
+      const ages = await services.ages.tags(wiki, pages).catch(() => undefined);
+      return lintWithLibrarian(pages, { model, code, settings, ages }, controller.signal, {
         onBatch: ({ checked, total, tokens, budget }) => progress.report({ message: `page ${checked + 1}/${total} · ${tokens.toLocaleString()} / ${budget.toLocaleString()} tokens` }),
       });
     },
