@@ -99,9 +99,17 @@ describe('Librarian lint through the real SDK and the mock Messages API', () => 
   it('"Lint wiki" runs the librarian too when repoWiki.lint.llm.enabled is on', async () => {
     await lint().update('enabled', true, vscode.ConfigurationTarget.Workspace);
     const before = mock.requests.length;
-    mock.script({ text: '{"findings": []}' });
+    let flagged = '';
+    mock.script((body: MockRequest['body']) => {
+      const [, slug, firstLine] = /<page slug="([^"]+)"[^>]*>\n+([^\n]+)/.exec(body.messages[0].content)!;
+      flagged = slug;
+      return { text: JSON.stringify({ findings: [{ kind: 'missing-page', page: slug, quote: firstLine.trim(), severity: 'info', message: 'Found by the pass that "Lint wiki" started.' }] }) };
+    });
     await vscode.commands.executeCommand('repoWiki.lint');
     await waitFor('the librarian request', () => mock.requests.length > before);
+    const diagnostic = await waitFor('the finding in the Problems panel', () => librarianDiagnostics(flagged).find((d) => d.message.includes('Found by the pass that "Lint wiki" started.')));
+    assert.equal(diagnostic.code, 'lint:missing-page');
+    assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Information);
   });
 
   it('"Fix safe lint problems" unlinks a deleted page', async () => {

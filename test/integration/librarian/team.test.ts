@@ -34,6 +34,13 @@ describe('A wiki for a team: git in the real extension host', () => {
     assert.deepEqual(scm.changes(root).filter((p) => p.includes('header-names')), []);
   });
 
+  it('repairs an index a merge left with conflict markers as soon as it sees them', async () => {
+    const index = path.join(root, '.wiki', 'index.json');
+    const clean = fs.readFileSync(index, 'utf8');
+    fs.writeFileSync(index, `<<<<<<< HEAD\n${clean}=======\n{"version": 1, "pages": []}\n>>>>>>> theirs\n`);
+    await waitFor('the index regenerated from the pages', () => fs.readFileSync(index, 'utf8') === clean);
+  });
+
   it('"Repair wiki index after a merge" regenerates an index left with conflict markers', async () => {
     const markdown = path.join(root, '.wiki', 'index.md');
     fs.writeFileSync(markdown, `<<<<<<< HEAD\n${fs.readFileSync(markdown, 'utf8')}=======\n# Index\n>>>>>>> theirs\n`);
