@@ -151,6 +151,79 @@ describe('repo-wiki CLI', function () {
     });
   });
 
+  describe('lint --fix, lint --llm and the git helpers', () => {
+    const DEMO = path.resolve(__dirname, '../../../demo');
+    const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
+    const demoCopy = () => {
+      const ws = tempDir();
+      fs.cpSync(DEMO, ws, { recursive: true });
+      return ws;
+    };
+
+    it('lint --fix unlinks a deleted page and leaves a link that never had a page for a person to judge', () => {
+      const ws = demoCopy();
+      const page = path.join(ws, '.wiki', 'pages', 'middleware-conventions.md');
+      fs.appendFileSync(page, '\nSee also [[gone-page|the old notes]].\n');
+      fs.appendFileSync(path.join(ws, '.wiki', 'log.jsonl'), '{"ts":"2026-11-01T00:00:00Z","op":"new-page","pages":["gone-page"]}\n');
+      const fixed = run(['lint', '--workspace', ws, '--fix']);
+      assert.match(fixed.stdout, /fixed {2}\.wiki\/pages\/middleware-conventions\.md {2}unlinked deleted page \[\[gone-page\]\]/);
+      assert.doesNotMatch(fixed.stdout, /gone-page\]\] points to no page/);
+      assert.match(fixed.stdout, /testing-handlers-in-process\.md:\d+:\d+ {2}error {4}broken-link {2}Link \[\[no-such-page\]\]/);
+      assert.equal(fixed.code, 1, 'the demo\'s own broken link is still an error');
+      assert.match(fs.readFileSync(page, 'utf8'), /See also the old notes\.\n$/);
+      const entry = JSON.parse(fs.readFileSync(path.join(ws, '.wiki', 'log.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+      assert.deepEqual([entry.op, entry.pages], ['lint-fix', ['middleware-conventions']]);
+    });
+
+    it('lint --llm adds the librarian findings through the real SDK and reports the budget', async () => {
+      const ws = demoCopy();
+      const mock = await startMockAnthropic({ validKey: 'sk-ant-cli-lint' });
+      try {
+        let checked = '';
+        mock.script((body: { messages: { content: string }[] }) => {
+          checked = /<page slug="([^"]+)"/.exec(body.messages[0].content)![1];
+          return { text: JSON.stringify({ findings: [{ kind: 'missing-link', page: checked, quote: 'nowhere in the page', severity: 'info', message: 'Link the middleware page.' }] }), usage: { input_tokens: 3000, output_tokens: 50 } };
+        });
+        // Not spawnSync: the mock answers from this process's event loop.
+        const child = spawn(process.execPath, [CLI, 'lint', '--workspace', ws, '--llm', '--max-pages', '1', '--format', 'json'], { env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-lint', ANTHROPIC_BASE_URL: mock.url } });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        const code = await new Promise((resolve) => child.on('close', resolve));
+        assert.equal(code, 1, 'the demo has a broken link');
+        const report = JSON.parse(stdout);
+        const finding = report.issues.find((issue: { code: string }) => issue.code === 'lint:missing-link');
+        assert.equal(finding.page, `.wiki/pages/${checked}.md`);
+        assert.equal(finding.severity, 'info');
+        assert.equal(report.librarian.pagesChecked.length, 1);
+        assert.equal(report.librarian.usage.inputTokens, 3000);
+        assert.equal(mock.requests.length, 1);
+      } finally {
+        await mock.close();
+      }
+    });
+
+    it('merge-driver install configures git and index merge merges two catalogs', () => {
+      const ws = demoCopy();
+      spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws });
+      const installed = run(['merge-driver', 'install', '--workspace', ws]);
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.match(installed.stdout, /Index merge driver installed/);
+      assert.match(spawnSync('git', ['config', '--get', 'merge.repo-wiki-index.driver'], { cwd: ws, encoding: 'utf8' }).stdout, /index merge %O %A %B %P/);
+      const index = path.join(ws, '.wiki', 'index.json');
+      const base = JSON.parse(fs.readFileSync(index, 'utf8'));
+      const write = (name: string, pages: unknown[]) => {
+        fs.writeFileSync(path.join(ws, name), JSON.stringify({ version: 1, pages }, null, 2));
+        return path.join(ws, name);
+      };
+      const extra = (slug: string) => ({ ...base.pages[0], slug, path: `.wiki/pages/${slug}.md` });
+      const ours = write('ours.json', [...base.pages, extra('zz-ours')]);
+      const merged = run(['index', 'merge', write('base.json', base.pages), ours, write('theirs.json', [extra('aa-theirs'), ...base.pages]), '.wiki/index.json']);
+      assert.equal(merged.code, 0, merged.stderr);
+      const slugs = JSON.parse(fs.readFileSync(ours, 'utf8')).pages.map((p: { slug: string }) => p.slug);
+      assert.deepEqual(slugs, ['aa-theirs', ...base.pages.map((p: { slug: string }) => p.slug), 'zz-ours']);
+    });
+  });
+
   describe('query', () => {
     const DEMO = path.resolve(__dirname, '../../../demo');
     const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
