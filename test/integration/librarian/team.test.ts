@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RepoWikiApi } from '../../../src/extension';
+import { PagesTreeProvider } from '../../../src/vscode/pages/pagesTree';
 import type { WikiScmHooks } from '../../../src/vscode/scm/wikiSourceControl';
 import { activateExtension, waitFor, workspaceRoot } from '../helpers';
 
@@ -70,5 +71,13 @@ describe('A wiki for a team: git in the real extension host', () => {
     // The workspace copy was committed moments ago; the new page is not in git at all.
     assert.match(tags.get('testing-handlers-in-process') ?? '', /^recently added( \(\+\d+\))?$/);
     assert.equal(tags.get('not-committed-yet'), 'age unknown');
+    // The Pages tree shows them in each page's description and hover.
+    const tree = new PagesTreeProvider(api.services);
+    const topics = await tree.getChildren();
+    const items = (await Promise.all(topics.map((topic) => tree.getChildren(topic)))).flat().map((node) => tree.getTreeItem(node));
+    const item = items.find((i) => i.label === 'Testing handlers in process')!;
+    assert.match(String(item.description), /^recently added( \(\+\d+\))? · /);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /recently(&nbsp;| )added/);
+    assert.match(String(items.find((i) => i.label === 'Not committed yet')!.description), /^age unknown · /);
   });
 });
