@@ -15,6 +15,12 @@ function run(args: string[], options: { asNobody?: boolean } = {}) {
 }
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-cli-'));
+const DEMO = path.resolve(__dirname, '../../../demo');
+const demoCopy = () => {
+  const ws = tempDir();
+  fs.cpSync(DEMO, ws, { recursive: true });
+  return ws;
+};
 
 describe('repo-wiki CLI', function () {
   this.timeout(20000);
@@ -83,12 +89,6 @@ describe('repo-wiki CLI', function () {
   });
 
   describe('drift', () => {
-    const DEMO = path.resolve(__dirname, '../../../demo');
-    const demoCopy = () => {
-      const ws = tempDir();
-      fs.cpSync(DEMO, ws, { recursive: true });
-      return ws;
-    };
 
     it('prints the JSON report of the demo: two drifted citations, no errors, exit 0', () => {
       const result = run(['drift', '--workspace', demoCopy(), '--format', 'json']);
@@ -152,13 +152,7 @@ describe('repo-wiki CLI', function () {
   });
 
   describe('lint --fix, lint --llm and the git helpers', () => {
-    const DEMO = path.resolve(__dirname, '../../../demo');
     const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
-    const demoCopy = () => {
-      const ws = tempDir();
-      fs.cpSync(DEMO, ws, { recursive: true });
-      return ws;
-    };
 
     it('lint --fix unlinks a deleted page and leaves a link that never had a page for a person to judge', () => {
       const ws = demoCopy();
@@ -225,7 +219,6 @@ describe('repo-wiki CLI', function () {
   });
 
   describe('query', () => {
-    const DEMO = path.resolve(__dirname, '../../../demo');
     const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
 
     function runAsync(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
