@@ -285,7 +285,8 @@ export class TsSymbolParser implements SymbolParser {
 class ParsedFile implements FileSymbols {
   private readonly kind: ts.ScriptKind;
   private whole?: { source: SourceText; symbols: Map<string, SourceSymbol> };
-  private runs?: { source: SourceText; split: DeclarationRuns; entries: Map<number, Map<string, Entry>> };
+  private runs?: { split: DeclarationRuns; entries: Map<number, Map<string, Entry>> };
+  private plain?: SourceText;
   private runsFailed = false;
   private readonly found = new Map<string, SourceSymbol | undefined>();
   private fileHash?: string;
@@ -305,7 +306,7 @@ class ParsedFile implements FileSymbols {
 
   get fingerprint(): string {
     // Telling JSX text from code needs the parse; plain TypeScript needs only the scanner.
-    const source = this.kind === ts.ScriptKind.TS ? this.runState().source : this.parseWhole().source;
+    const source = this.kind === ts.ScriptKind.TS ? this.plainSource() : this.parseWhole().source;
     return (this.fileHash ??= hex(source.hash(FNV_OFFSET, 0, this.text.length)));
   }
 
@@ -319,7 +320,7 @@ class ParsedFile implements FileSymbols {
     return this.found.get(name);
   }
 
-  /** The symbol from the runs that mention it; null when one of them does not parse alone. */
+  /** The symbol from the runs that may declare it; null when one of them does not parse alone. */
   private lookUp(name: string): SourceSymbol | undefined | null {
     const runs = this.runState();
     let merged: Entry | undefined;
@@ -331,7 +332,7 @@ class ParsedFile implements FileSymbols {
       }
       const entry = entries.get(name);
       if (!entry) continue;
-      merged ??= new Entry(runs.source, entry.kind);
+      merged ??= new Entry(this.plainSource(), entry.kind);
       merged.pieces.push(...entry.pieces);
     }
     return merged?.symbol(name);
@@ -345,18 +346,20 @@ class ParsedFile implements FileSymbols {
       this.counts.runs++;
       const file = ts.createSourceFile(this.fileName, this.text.slice(start, runs.split.starts[run + 1] ?? this.text.length), PARSE_OPTIONS, false, ts.ScriptKind.TS);
       if ((file as unknown as { parseDiagnostics: readonly unknown[] }).parseDiagnostics.length) return undefined;
-      entries = new DeclarationIndex(runs.source, start).index(file.statements);
+      entries = new DeclarationIndex(this.plainSource(), start).index(file.statements);
       runs.entries.set(run, entries);
     }
     return entries;
   }
 
   private runState(): NonNullable<ParsedFile['runs']> {
-    if (!this.runs) {
-      const split = declarationRuns(this.text);
-      this.runs = { source: new SourceText(this.scanner, this.text, ts.LanguageVariant.Standard, new Map()), split, entries: new Map() };
-    }
+    this.runs ??= { split: declarationRuns(this.text), entries: new Map() };
     return this.runs;
+  }
+
+  /** The text for hashing when no JSX is possible: no parse needed. */
+  private plainSource(): SourceText {
+    return (this.plain ??= new SourceText(this.scanner, this.text, ts.LanguageVariant.Standard, new Map()));
   }
 
   private parseWhole(): NonNullable<ParsedFile['whole']> {
