@@ -31,9 +31,7 @@ export async function installPreCommitHook(folder: string, fallbackCli?: string)
   }
   if (action !== 'unchanged') {
     await fs.mkdir(hooks, { recursive: true });
-    const temp = `${hook}.repo-wiki-${process.pid}`;
-    await fs.writeFile(temp, text, { mode: 0o755 });
-    await fs.rename(temp, hook);
+    await replaceFile(hook, text, 0o755);
   }
   await fs.chmod(hook, 0o755);
   return { path: hook, action };
@@ -48,11 +46,10 @@ const ATTRIBUTES = ['index.json', 'index.md'].map((file) => `${file} merge=${MER
  * every clone with the driver uses it; clones without it fall back to git's text merge).
  */
 export async function installMergeDriver(folder: string, fallbackCli?: string): Promise<{ driver: 'installed' | 'unchanged'; attributes: 'added' | 'present' }> {
-  const quote = shellQuote;
   const args = `index merge %O %A %B %P`;
   const command = [
     `if command -v repo-wiki >/dev/null 2>&1; then repo-wiki ${args}`,
-    ...(fallbackCli ? [`elif [ -f ${quote(fallbackCli)} ]; then node ${quote(fallbackCli)} ${args}`] : []),
+    ...(fallbackCli ? [`elif [ -f ${shellQuote(fallbackCli)} ]; then node ${shellQuote(fallbackCli)} ${args}`] : []),
     'else exit 1; fi',
   ].join('; ');
   const current = await git(folder, 'config', '--get', `merge.${MERGE_DRIVER}.driver`).catch(() => '');
@@ -65,9 +62,14 @@ export async function installMergeDriver(folder: string, fallbackCli?: string): 
   const missing = ATTRIBUTES.filter((line) => !text.split('\n').some((existing) => existing.trim().startsWith(line)));
   if (missing.length) {
     const header = '# Generated from pages/: merged page by page by the Repo Wiki merge driver where it is installed.';
-    const temp = `${file}.repo-wiki-${process.pid}`;
-    await fs.writeFile(temp, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${header}\n${missing.join('\n')}\n`);
-    await fs.rename(temp, file);
+    await replaceFile(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${header}\n${missing.join('\n')}\n`);
   }
   return { driver: current === command ? 'unchanged' : 'installed', attributes: missing.length ? 'added' : 'present' };
+}
+
+/** Writes through a temp file and a rename, so a crash never leaves half a hook or attributes file. */
+async function replaceFile(file: string, text: string, mode?: number): Promise<void> {
+  const temp = `${file}.repo-wiki-${process.pid}`;
+  await fs.writeFile(temp, text, mode === undefined ? undefined : { mode });
+  await fs.rename(temp, file);
 }

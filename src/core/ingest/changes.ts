@@ -235,10 +235,9 @@ export function keepChanges(changes: readonly PageChange[], kept: ReadonlySet<st
 /** Removes `- [[slug]]` entries of a "## Related" section for these slugs, and the section when it empties. */
 function withoutRelatedLinks(body: string, slugs: ReadonlySet<string>): string {
   const lines = body.split('\n');
-  const heading = lines.findIndex((line) => /^##\s+Related\s*$/i.test(line));
-  if (heading < 0) return body;
-  let end = heading + 1;
-  while (end < lines.length && !/^#{1,2}\s/.test(lines[end])) end++;
+  const related = relatedSection(lines);
+  if (!related) return body;
+  const { heading, end } = related;
   const section = lines.slice(heading + 1, end).filter((line) => {
     const only = /^\s*[-*]\s+\[\[([^\[\]|\n]+)(\|[^\[\]\n]*)?\]\]\s*$/.exec(line);
     return !(only && slugs.has(only[1].trim()));
@@ -254,13 +253,22 @@ function withoutRelatedLinks(body: string, slugs: ReadonlySet<string>): string {
 export function withRelatedLink(body: string, to: string): string {
   if (parseLinks(body, 0).some((link) => link.target === to)) return body;
   const lines = body.replace(/\n+$/, '').split('\n');
-  const heading = lines.findIndex((line) => /^##\s+Related\s*$/i.test(line));
-  if (heading < 0) return `${lines.join('\n')}\n\n## Related\n\n- [[${to}]]\n`;
-  let end = heading + 1;
-  while (end < lines.length && !/^#{1,2}\s/.test(lines[end])) end++;
+  const related = relatedSection(lines);
+  if (!related) return `${lines.join('\n')}\n\n## Related\n\n- [[${to}]]\n`;
+  const { heading } = related;
+  let { end } = related;
   while (end > heading + 1 && !lines[end - 1].trim()) end--;
   lines.splice(end, 0, ...(end === heading + 1 ? ['', `- [[${to}]]`] : [`- [[${to}]]`]));
   return `${lines.join('\n')}\n`;
+}
+
+/** The "## Related" heading's line and the line after its section (the next level 1–2 heading, or the end). */
+function relatedSection(lines: readonly string[]): { heading: number; end: number } | undefined {
+  const heading = lines.findIndex((line) => /^##\s+Related\s*$/i.test(line));
+  if (heading < 0) return undefined;
+  let end = heading + 1;
+  while (end < lines.length && !/^#{1,2}\s/.test(lines[end])) end++;
+  return { heading, end };
 }
 
 /** An active page with the same title, or whose words overlap enough to be the same knowledge. */

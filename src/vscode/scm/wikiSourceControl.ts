@@ -92,39 +92,36 @@ export const scmFeature = {
           return undefined;
         }
       }),
-      vscode.commands.registerCommand('repoWiki.installHook', async () => {
-        if (!ensureTrusted('Installing a git hook')) return undefined;
-        const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Install pre-commit drift check' });
-        if (!wiki) return undefined;
-        try {
-          const result = await installPreCommitHook(wiki.root, path.join(context.extensionPath, 'dist', 'cli.js'));
-          const what = { created: 'installed', updated: 'updated', chained: 'added before your existing hook', unchanged: 'already installed' }[result.action] ?? result.action;
-          void vscode.window.showInformationMessage(`Repo Wiki: pre-commit drift check ${what} (${result.path}). Commits that touch .wiki/ or a cited file now run "repo-wiki drift".`);
-          return result;
-        } catch (error) {
-          showError(services.output, 'Install pre-commit drift check', error);
-          return undefined;
-        }
-      }),
-      vscode.commands.registerCommand('repoWiki.installMergeDriver', async () => {
-        if (!ensureTrusted('Installing a git merge driver')) return undefined;
-        const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Install index merge driver' });
-        if (!wiki) return undefined;
-        try {
-          const result = await installMergeDriver(wiki.root, path.join(context.extensionPath, 'dist', 'cli.js'));
-          const attributes = result.attributes === 'added' ? ' .wiki/.gitattributes now names it: commit that change so every clone with the driver uses it.' : '';
-          void vscode.window.showInformationMessage(`Repo Wiki: index merge driver ${result.driver} in this clone. Branches that add or edit different pages now merge index.json and index.md without a conflict.${attributes}`);
-          return result;
-        } catch (error) {
-          showError(services.output, 'Install index merge driver', error);
-          return undefined;
-        }
-      }),
+      vscode.commands.registerCommand('repoWiki.installHook', () => installInRepository(services, 'Installing a git hook', 'Install pre-commit drift check', async (wiki) => {
+        const result = await installPreCommitHook(wiki.root, path.join(context.extensionPath, 'dist', 'cli.js'));
+        const what = { created: 'installed', updated: 'updated', chained: 'added before your existing hook', unchanged: 'already installed' }[result.action] ?? result.action;
+        void vscode.window.showInformationMessage(`Repo Wiki: pre-commit drift check ${what} (${result.path}). Commits that touch .wiki/ or a cited file now run "repo-wiki drift".`);
+        return result;
+      })),
+      vscode.commands.registerCommand('repoWiki.installMergeDriver', () => installInRepository(services, 'Installing a git merge driver', 'Install index merge driver', async (wiki) => {
+        const result = await installMergeDriver(wiki.root, path.join(context.extensionPath, 'dist', 'cli.js'));
+        const attributes = result.attributes === 'added' ? ' .wiki/.gitattributes now names it: commit that change so every clone with the driver uses it.' : '';
+        void vscode.window.showInformationMessage(`Repo Wiki: index merge driver ${result.driver} in this clone. Branches that add or edit different pages now merge index.json and index.md without a conflict.${attributes}`);
+        return result;
+      })),
     );
     soon();
     return { scm: { changes: (root) => controls.get(root)?.paths ?? [], refresh } };
   },
 };
+
+/** A command that changes the repository's git setup: trusted workspaces only, errors shown with what to do. */
+async function installInRepository<T>(services: Services, action: string, title: string, install: (wiki: Wiki) => Promise<T>): Promise<T | undefined> {
+  if (!ensureTrusted(action)) return undefined;
+  const wiki = await services.wikis.pick({ mustExist: true, purpose: title });
+  if (!wiki) return undefined;
+  try {
+    return await install(wiki);
+  } catch (error) {
+    showError(services.output, title, error);
+    return undefined;
+  }
+}
 
 function resource(wiki: Wiki, relPath: string): vscode.SourceControlResourceState {
   const uri = vscode.Uri.file(path.join(wiki.root, relPath));
