@@ -1,28 +1,32 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { TS_LIKE } from '../core/drift/citations';
 import type { SourceSymbol } from '../core/drift/symbols';
+import { isFileAccessError, isNotAFile } from '../core/errors';
 import type { CitedCode } from '../core/librarian/lintPass';
-import { sensitivePathReason } from '../core/sensitivePaths';
-import { insideRealRoot } from './realPath';
+import type { FileSystem } from '../core/ports';
 
 /**
- * The current code of cited symbols, read from disk. `symbolsOf` parses a file (in the CLI directly,
- * in the extension through the drift worker); symbols are cut out by their line range.
+ * The current code of cited symbols, read through the guarded file access (so never a link out,
+ * a secret or a FIFO). `symbolsOf` parses a file (in the CLI directly, in the extension through the
+ * drift worker); symbols are cut out by their line range.
  */
 export class FileCitedCode implements CitedCode {
   constructor(
     private readonly root: string,
+    private readonly files: FileSystem,
     private readonly symbolsOf: (relPath: string, text: string) => Promise<readonly SourceSymbol[]>,
   ) {}
 
   async codeOf(citation: { path: string; symbol?: string }): Promise<string | undefined> {
-    const file = path.resolve(this.root, citation.path);
-    if (path.relative(this.root, file).startsWith('..') || sensitivePathReason(citation.path)) return undefined;
-    // A symbolic link must not lead the model to a file outside the workspace.
-    if (!(await insideRealRoot(this.root, file))) return undefined;
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined || !citation.symbol) return text;
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await this.files.readFile(path.resolve(this.root, citation.path)));
+    } catch (error) {
+      // Drift reports these files; the librarian just does not see them.
+      if (isNotAFile(error) || isFileAccessError(error)) return undefined;
+      throw error;
+    }
+    if (!citation.symbol) return text;
     if (!TS_LIKE.test(citation.path)) return undefined;
     const symbol = (await this.symbolsOf(citation.path, text)).find((s) => s.name === citation.symbol);
     return symbol && text.split('\n').slice(symbol.startLine, symbol.endLine + 1).join('\n');

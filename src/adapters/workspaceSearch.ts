@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SymbolSearch } from '../core/drift/driftEngine';
+import { isFileAccessError, isNotAFile } from '../core/errors';
+import type { FileSystem } from '../core/ports';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next']);
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
@@ -9,19 +11,24 @@ const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Text search over the workspace's TS/JS files; the file list is listed once per instance. */
 export class WorkspaceSearch implements SymbolSearch {
-  private files?: Promise<string[]>;
+  private listing?: Promise<string[]>;
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly root: string, private readonly files: FileSystem) {}
 
   async filesContaining(word: string): Promise<string[]> {
-    const files = await (this.files ??= this.list());
+    const files = await (this.listing ??= this.list());
     const hits: string[] = [];
+    const decoder = new TextDecoder();
     const matches = async (file: string) => {
-      const absolute = path.join(this.root, file);
-      const stat = await fs.stat(absolute).catch(() => undefined);
-      if (!stat || stat.size > MAX_BYTES) return;
-      const text = await fs.readFile(absolute, 'utf8').catch(() => '');
-      if (text.includes(word)) hits.push(file);
+      let bytes: Uint8Array;
+      try {
+        bytes = await this.files.readFile(path.join(this.root, file), { maxBytes: MAX_BYTES });
+      } catch (error) {
+        // Deleted since the listing, too large, a link out: not a place the symbol moved to.
+        if (isNotAFile(error) || isFileAccessError(error)) return;
+        throw error;
+      }
+      if (decoder.decode(bytes).includes(word)) hits.push(file);
     };
     // Bounded concurrency: thousands of parallel opens would hit the file descriptor limit.
     for (let i = 0; i < files.length; i += 64) await Promise.all(files.slice(i, i + 64).map(matches));
@@ -30,7 +37,7 @@ export class WorkspaceSearch implements SymbolSearch {
 
   /** Forget the file list (files were created, deleted or renamed). */
   reset(): void {
-    this.files = undefined;
+    this.listing = undefined;
   }
 
   private async list(): Promise<string[]> {

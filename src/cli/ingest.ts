@@ -1,7 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { insideRealRoot } from '../adapters/realPath';
+import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
+import { isFileAccessError, isNotAFile } from '../core/errors';
 import { applyChanges } from '../core/ingest/apply';
 import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
@@ -88,7 +89,7 @@ export async function ingestCommand(wiki: Wiki, paths: readonly string[], option
     io.err(process.stdin.isTTY ? 'Not applied.' : 'Not applied: pass --yes to write these changes without a terminal.');
     return 0;
   }
-  const applied = await applyChanges(wiki, result.changes, log, result.base);
+  const applied = await applyChanges(wiki, result.changes, log);
   if (!options.json) io.out(`Applied: ${applied.created.length} created, ${applied.updated.length} updated, ${applied.corroborated.length} corroborated, ${applied.linked.length} linked.`);
   return 0;
 }
@@ -120,6 +121,7 @@ async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string)
   const files: string[] = [];
   const skipped: string[] = [];
   const walk = async (dir: string): Promise<void> => {
+    // Directory entries are not followed through links: a folder walk stays in the tree it was given.
     for (const entry of (await fsp.readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
@@ -137,8 +139,9 @@ async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string)
     }
     if (!stat) skipped.push(`${given} (not found)`);
     else if (stat.isDirectory()) await walk(absolute);
-    else files.push(absolute);
+    else files.push(absolute); // a FIFO or a device too: the guarded read below refuses it without blocking
   }
+  const reader = new WorkspaceFiles(wiki.root, { syncReads: true });
   const sources: IngestSource[] = [];
   for (const [i, file] of files.entries()) {
     if (i >= INGEST_DEFAULTS.maxFiles) {
@@ -146,14 +149,16 @@ async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string)
       break;
     }
     const relPath = wiki.relative(file);
-    if (!(await insideRealRoot(wiki.root, file))) {
-      skipped.push(`${relPath} (outside the workspace folder, or a link to a file there)`);
+    let bytes: Uint8Array;
+    try {
+      bytes = await reader.readFile(file, { maxBytes: INGEST_DEFAULTS.maxFileBytes });
+    } catch (error) {
+      if (isFileAccessError(error)) skipped.push(error.message);
+      else if (isNotAFile(error)) skipped.push(`${relPath} (not found)`);
+      else throw error;
       continue;
     }
-    const size = (await fsp.stat(file)).size;
-    const source = size > INGEST_DEFAULTS.maxFileBytes
-      ? { skipped: `${relPath} is ${Math.round(size / 1024)} KB, over the ${INGEST_DEFAULTS.maxFileBytes / 1024} KB cap` }
-      : toSource(relPath, await fsp.readFile(file), INGEST_DEFAULTS.maxFileBytes);
+    const source = toSource(relPath, bytes, INGEST_DEFAULTS.maxFileBytes);
     if ('skipped' in source) skipped.push(source.skipped);
     else sources.push(source);
   }

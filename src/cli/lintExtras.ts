@@ -1,4 +1,5 @@
 import { FileCitedCode } from '../adapters/citedCode';
+import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
 import { CachingSymbolParser, TsSymbolParser } from '../adapters/typescript/tsSymbolParser';
 import { lintWithLibrarian, LintReplyError, type LintPassReport } from '../core/librarian/lintPass';
 import { applyLintFixes, planLintFixes, type LintFixPlan } from '../core/lintFix';
@@ -20,7 +21,7 @@ export async function librarianLint(wiki: Wiki, options: { model: string; maxPag
   const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
   const model = new AnthropicModel({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL?.trim() || undefined });
   const parser = new CachingSymbolParser(new TsSymbolParser());
-  const code = new FileCitedCode(wiki.root, async (relPath, text) => [...parser.parse(relPath, text).symbols.values()]);
+  const code = new FileCitedCode(wiki.root, new WorkspaceFiles(wiki.root, { syncReads: true }), async (relPath, text) => [...parser.parse(relPath, text).symbols.values()]);
   const pages = await wiki.loadPages();
   try {
     const settings = { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: 4096 };

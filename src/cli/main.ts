@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { NodeFileSystem } from '../adapters/nodeFileSystem';
+import { openWorkspace } from '../adapters/workspace';
+import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
 import { mergeIndexFile } from '../core/indexMerge';
 import type { LintIssue } from '../core/model';
-import { Wiki } from '../core/wiki';
+import type { Wiki } from '../core/wiki';
 import { DEFAULT_MODEL } from './query';
 
 const USAGE = `Usage: repo-wiki <command> [--workspace DIR] [--format text|json]
@@ -91,7 +92,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     io.err(`--format must be ${formats.join(' or ')}, not "${values.format}".`);
     return 2;
   }
-  const wiki = new Wiki(path.resolve(cwd, values.workspace ?? '.'), new NodeFileSystem(), { now: () => new Date() });
+  const { wiki } = openWorkspace(path.resolve(cwd, values.workspace ?? '.'));
   try {
     if (command === 'init') return await init(wiki, format, io);
     if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'hook install', 'merge-driver install'].includes(command)) {
@@ -159,7 +160,7 @@ function mergeIndex(files: string[], io: Io): number {
 }
 
 async function init(wiki: Wiki, format: Format, io: Io): Promise<number> {
-  const result = await wiki.init(path.join(__dirname, '..', 'wiki-template'));
+  const result = await wiki.init(await readTemplate(path.join(__dirname, '..', 'wiki-template')));
   if (format === 'json') io.out(JSON.stringify(result));
   else io.out(result.created ? `Created ${result.files.length} files in ${wiki.dir}` : `${wiki.dir} already exists; nothing was changed.`);
   return 0;

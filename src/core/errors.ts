@@ -29,10 +29,44 @@ export type WikiErrorCode =
   | 'store-busy'
   | 'plan-rejected'
   | 'page-changed'
-  | 'cancelled';
+  | 'cancelled'
+  | 'unsafe-file'
+  | 'wiki-busy';
 
 /** Whether a read failed because the path is not a file (gone, a folder, or under a file). */
 export function isNotAFile(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+/** Why the file-access module refused a file. */
+export type FileRefusal =
+  /** The path, or a symbolic link on the way to it, leads out of the folder it must stay in. */
+  | 'link-outside'
+  /** The path itself names a place outside that folder. */
+  | 'outside'
+  /** A FIFO, a device, a socket: reading one could block or never end. */
+  | 'not-regular'
+  | 'too-large'
+  /** `.git/` internals or a name that usually holds secrets. */
+  | 'secret'
+  /** A write target that is a symbolic link: writes never go through a link. */
+  | 'symlink';
+
+/** A read or write the file-access module refused; the message names the file and the reason. */
+export class FileAccessError extends WikiError {
+  constructor(
+    readonly reason: FileRefusal,
+    /** The file as the user knows it: workspace-relative when it is inside the workspace. */
+    readonly file: string,
+    message: string,
+    hint?: string,
+  ) {
+    super('unsafe-file', message, hint);
+    this.name = 'FileAccessError';
+  }
+}
+
+export function isFileAccessError(error: unknown): error is FileAccessError {
+  return error instanceof FileAccessError || (error as { name?: string } | undefined)?.name === 'FileAccessError';
 }

@@ -42,8 +42,12 @@ export async function planLintFixes(wiki: Wiki, pages: readonly WikiPage[], drif
   return plan;
 }
 
-/** Applies a fix plan: each page is rewritten atomically, the index rebuilt, one log line. */
-export async function applyLintFixes(wiki: Wiki, plan: LintFixPlan, today: string): Promise<{ pages: string[]; indexChanged: boolean }> {
+/** Applies a fix plan under the wiki's write lock: each page is re-read and rewritten atomically, the index rebuilt, one log line. */
+export function applyLintFixes(wiki: Wiki, plan: LintFixPlan, today: string): Promise<{ pages: string[]; indexChanged: boolean }> {
+  return wiki.exclusive(() => applyLocked(wiki, plan, today));
+}
+
+async function applyLocked(wiki: Wiki, plan: LintFixPlan, today: string): Promise<{ pages: string[]; indexChanged: boolean }> {
   const touched = new Set<string>();
   const stale = new Map(plan.stale.map((entry) => [entry.slug, entry.citations]));
   const unlinked = new Map(plan.unlinked.map((entry) => [entry.slug, entry.targets]));

@@ -9,18 +9,29 @@ function requireValid(page: WikiPage): PageFrontmatter {
   return page.frontmatter as PageFrontmatter;
 }
 
+/** Runs an edit of one page on its text as it is on disk, under the wiki's write lock, so an edit made meanwhile is kept. */
+function editPage<T>(wiki: Wiki, loaded: WikiPage, edit: (page: WikiPage) => Promise<T>): Promise<T> {
+  return wiki.exclusive(async () => edit((await wiki.readPage(loaded.slug)) ?? loaded));
+}
+
 /** Marks a page stale with a reason, atomically, and logs it. */
-export async function markStale(wiki: Wiki, page: WikiPage, reason: string, today: string): Promise<void> {
-  const frontmatter = requireValid(page);
-  await wiki.writePage(page.slug, { ...frontmatter, status: 'stale', stale_reason: reason.trim(), updated: today }, page.body, page.extraFields);
-  await wiki.appendLog({ op: 'mark-stale', pages: [page.slug], reason: reason.trim() });
+export function markStale(wiki: Wiki, loaded: WikiPage, reason: string, today: string): Promise<void> {
+  return editPage(wiki, loaded, async (page) => {
+    const frontmatter = requireValid(page);
+    await wiki.writePage(page.slug, { ...frontmatter, status: 'stale', stale_reason: reason.trim(), updated: today }, page.body, page.extraFields);
+    await wiki.appendLog({ op: 'mark-stale', pages: [page.slug], reason: reason.trim() });
+  });
 }
 
 /**
  * Rewrites every `from` citation in the body to `to`, carrying its anchor along: the code moved,
  * it did not change, so the page stays verified.
  */
-export async function relocateCitation(wiki: Wiki, page: WikiPage, from: string, to: string): Promise<number> {
+export function relocateCitation(wiki: Wiki, loaded: WikiPage, from: string, to: string): Promise<number> {
+  return editPage(wiki, loaded, (page) => relocateIn(wiki, page, from, to));
+}
+
+async function relocateIn(wiki: Wiki, page: WikiPage, from: string, to: string): Promise<number> {
   const frontmatter = requireValid(page);
   let count = 0;
   const body = page.body.replace(/(`+)\s*([^`\n]+?)\s*\1/g, (whole, ticks: string, text: string) => {

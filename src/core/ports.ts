@@ -6,19 +6,44 @@ export interface FileStat {
   isDirectory: boolean;
 }
 
+/** Where a path must stay: its real path (links resolved) lies inside `within` (default: the workspace). */
+export interface Scope {
+  within?: string;
+}
+
+export interface ReadOptions extends Scope {
+  /** Larger files are refused (a FileAccessError naming the file); the default suits source code. */
+  maxBytes?: number;
+  /** With `maxBytes`: return the first `maxBytes` bytes instead of refusing. */
+  truncate?: boolean;
+}
+
+export interface WriteOptions extends Scope {
+  /** `false` skips the fsync, for derived files that are rebuilt when damaged. */
+  durable?: boolean;
+}
+
+/**
+ * The file system as the core sees it. Every read and write stays inside the workspace: reads take
+ * regular files only (never a FIFO or a device), within a size cap; writes never go through a
+ * symbolic link. A refusal is a FileAccessError (core/errors.ts); a missing file is an ENOENT error.
+ */
 export interface FileSystem {
-  readFile(path: string): Promise<Uint8Array>;
-  /**
-   * Write via a temp file in the same folder, then rename, so a crash never leaves half a file.
-   * `durable: false` skips the fsync, for derived files that are rebuilt when damaged.
-   */
-  writeFileAtomic(path: string, data: string, options?: { durable?: boolean }): Promise<void>;
-  appendFile(path: string, data: string): Promise<void>;
+  readFile(path: string, options?: ReadOptions): Promise<Uint8Array>;
+  /** Write via a temp file in the same folder, then rename, so a crash never leaves half a file. */
+  writeFileAtomic(path: string, data: string, options?: WriteOptions): Promise<void>;
+  /** One write of `data` at the end of the file (created when missing), never through a link. */
+  appendFile(path: string, data: string, options?: Scope): Promise<void>;
   /** Undefined when the path does not exist. */
   stat(path: string): Promise<FileStat | undefined>;
   /** Entry names (not paths) of a folder. */
-  readdir(path: string): Promise<string[]>;
-  mkdir(path: string): Promise<void>;
+  readdir(path: string, options?: Scope): Promise<string[]>;
+  mkdir(path: string, options?: Scope): Promise<void>;
+  /**
+   * Runs `work` holding the lock file `lockPath`, shared by every process that writes the same
+   * wiki; waits for another holder, and takes over a stale lock. Re-entrant within one `work`.
+   */
+  withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T>;
 }
 
 export interface Clock {

@@ -1,9 +1,10 @@
 import * as path from 'node:path';
-import { isNotAFile, WikiError } from './errors';
+import { isFileAccessError, isNotAFile, WikiError, type FileAccessError } from './errors';
 import { appendText, parseLog } from './log';
 import type { LintIssue, LogEntry, PageFrontmatter, Topic, WikiIndex, WikiPage } from './model';
 import { lintPages } from './lint';
-import { parsePage, serializePage } from './page';
+import { LintCode } from './lintCodes';
+import { issue, MAX_PAGE_BYTES, parsePage, serializePage } from './page';
 import type { Clock, FileSystem } from './ports';
 import { assertSlug, slugify, uniqueSlug } from './slug';
 import { hasConflictMarkers } from './text';
@@ -11,6 +12,16 @@ import { buildIndex, parseIndex, renderIndexJson, renderIndexMarkdown, type Inde
 
 export const WIKI_DIR = '.wiki';
 const TODAY_TOKEN = /\{\{today\}\}/g;
+/** SCHEMA.md past this is cut when sent to a model, and lint warns. */
+export const MAX_SCHEMA_BYTES = 32 * 1024;
+/** The log is read whole (to append after its last line, to show it): a generous cap. */
+const MAX_LOG_BYTES = 256 * 1024 * 1024;
+
+/** A file `init` copies into a new `.wiki/`: its path inside `.wiki/` (with `/`) and its text. */
+export interface TemplateFile {
+  path: string;
+  text: string;
+}
 
 export interface NewPage {
   title: string;
@@ -28,6 +39,8 @@ export class Wiki {
   readonly indexPath: string;
   readonly indexMarkdownPath: string;
   readonly logPath: string;
+  /** The lock every process takes around its writes to this wiki, so none loses another's work. */
+  readonly lockPath: string;
   /** The last parse of each page file, reused while its bytes are unchanged. */
   private readonly parsed = new Map<string, { bytes: Uint8Array; page: WikiPage }>();
 
@@ -41,6 +54,7 @@ export class Wiki {
     this.indexPath = path.join(this.dir, 'index.json');
     this.indexMarkdownPath = path.join(this.dir, 'index.md');
     this.logPath = path.join(this.dir, 'log.jsonl');
+    this.lockPath = path.join(this.dir, '.cache', 'write.lock');
   }
 
   /** Workspace-relative path with forward slashes. */
@@ -57,32 +71,38 @@ export class Wiki {
     return (await this.fs.stat(this.dir))?.isDirectory ?? false;
   }
 
-  /** Copies the template's missing files; an existing wiki (one with index.json) is left untouched. */
-  async init(templateDir: string): Promise<{ created: boolean; files: string[] }> {
+  /** Writes the template's missing files; an existing wiki (one with index.json) is left untouched. */
+  async init(template: readonly TemplateFile[]): Promise<{ created: boolean; files: string[] }> {
     if (await this.fs.stat(this.indexPath)) return { created: false, files: [] };
-    const today = this.today();
-    const files: string[] = [];
-    const copy = async (from: string, to: string): Promise<void> => {
-      await this.fs.mkdir(to);
-      for (const name of (await this.fs.readdir(from)).sort()) {
-        const source = path.join(from, name);
-        const target = path.join(to, name);
-        if ((await this.fs.stat(source))?.isDirectory) await copy(source, target);
-        else if (!(await this.fs.stat(target))) {
-          const text = new TextDecoder().decode(await this.fs.readFile(source));
-          await this.fs.writeFileAtomic(target, text.replace(TODAY_TOKEN, today));
-          files.push(this.relative(target));
-        }
+    await this.fs.mkdir(this.dir);
+    return this.exclusive(async () => {
+      if (await this.fs.stat(this.indexPath)) return { created: false, files: [] };
+      const today = this.today();
+      const files: string[] = [];
+      for (const file of [...template].sort((a, b) => a.path.localeCompare(b.path))) {
+        const target = path.join(this.dir, ...file.path.split('/'));
+        await this.fs.mkdir(path.dirname(target), { within: this.dir });
+        if (await this.fs.stat(target)) continue;
+        await this.fs.writeFileAtomic(target, file.text.replace(TODAY_TOKEN, today), { within: this.dir });
+        files.push(this.relative(target));
       }
-    };
-    await copy(templateDir, this.dir);
-    const { pages } = await this.rebuildIndex();
-    await this.appendLog({ op: 'init', pages: pages.map((p) => p.slug) });
-    return { created: true, files };
+      const { pages } = await this.rebuildIndex();
+      await this.appendLog({ op: 'init', pages: pages.map((p) => p.slug) });
+      return { created: true, files };
+    });
+  }
+
+  /**
+   * Runs `work` holding the wiki's write lock: every multi-file write (ingest, file-back, stamp,
+   * lint fixes, index rebuilds) goes through here, so two windows or a window and a terminal
+   * never lose each other's pages. Re-entrant.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.fs.withLock(this.lockPath, work);
   }
 
   async loadPages(): Promise<WikiPage[]> {
-    const names = (await this.fs.stat(this.pagesDir)) ? (await this.fs.readdir(this.pagesDir)).sort() : [];
+    const names = (await this.pagesFolder()).names;
     const pages = await Promise.all(names.map((name) => this.loadEntry(name)));
     const present = new Set(names);
     for (const name of this.parsed.keys()) if (!present.has(name)) this.parsed.delete(name);
@@ -95,9 +115,10 @@ export class Wiki {
     let bytes: Uint8Array;
     try {
       // No stat first: a folder or a page deleted since the listing fails the read, and pages are many.
-      bytes = await this.fs.readFile(absolute);
+      bytes = await this.fs.readFile(absolute, { within: this.dir, maxBytes: MAX_PAGE_BYTES });
     } catch (error) {
       if (isNotAFile(error)) return undefined;
+      if (isFileAccessError(error)) return this.refusedPage(name.slice(0, -3), absolute, error);
       throw error;
     }
     // Most loads follow a change to one page: the others parse to what they parsed to last time.
@@ -110,13 +131,53 @@ export class Wiki {
 
   async readPage(slug: string): Promise<WikiPage | undefined> {
     const absolute = this.pagePath(slug);
-    if (!(await this.fs.stat(absolute))) return undefined;
-    return parsePage(this.relative(absolute), slug, await this.fs.readFile(absolute));
+    try {
+      return parsePage(this.relative(absolute), slug, await this.fs.readFile(absolute, { within: this.dir, maxBytes: MAX_PAGE_BYTES }));
+    } catch (error) {
+      if (isNotAFile(error)) return undefined;
+      if (isFileAccessError(error)) return this.refusedPage(slug, absolute, error);
+      throw error;
+    }
   }
 
-  /** SCHEMA.md, the conventions the librarian follows, or undefined when the wiki has none. */
+  /** A page the file-access module refused: kept out of the index, retrieval and prompts, and reported by lint. */
+  private refusedPage(slug: string, absolute: string, error: FileAccessError): WikiPage {
+    const page = parsePage(this.relative(absolute), slug, new Uint8Array());
+    const code = error.reason === 'too-large' ? LintCode.PageTooLarge : error.reason === 'not-regular' ? LintCode.PageNotRegular : LintCode.PageOutsideWiki;
+    return { ...page, readable: false, valid: false, problems: [issue(code, error.message, page.relPath, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } })] };
+  }
+
+  /** The page file names, or the lint issue when `pages/` itself cannot be listed safely (a link out). */
+  private async pagesFolder(): Promise<{ names: string[]; problem?: LintIssue }> {
+    if (!(await this.fs.stat(this.pagesDir))) return { names: [] };
+    try {
+      return { names: (await this.fs.readdir(this.pagesDir, { within: this.dir })).sort() };
+    } catch (error) {
+      if (!isFileAccessError(error)) throw error;
+      const relPath = this.relative(this.pagesDir);
+      return { names: [], problem: issue(LintCode.PageOutsideWiki, `${error.message} No page in it is read.`, relPath, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }) };
+    }
+  }
+
+  /** Problems of the wiki as a whole: a pages folder that leads out, an oversized SCHEMA.md. */
+  async wikiProblems(): Promise<LintIssue[]> {
+    const problems: LintIssue[] = [];
+    const { problem } = await this.pagesFolder();
+    if (problem) problems.push(problem);
+    const schema = await this.fs.stat(this.schemaPath);
+    if (schema && schema.size > MAX_SCHEMA_BYTES) {
+      problems.push(issue(LintCode.SchemaTooLarge, `SCHEMA.md is ${Math.round(schema.size / 1024)} KB; only its first ${MAX_SCHEMA_BYTES / 1024} KB are sent to the model.`, this.relative(this.schemaPath), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }));
+    }
+    return problems;
+  }
+
+  get schemaPath(): string {
+    return path.join(this.dir, 'SCHEMA.md');
+  }
+
+  /** SCHEMA.md, the conventions the librarian follows (its first 32 KB), or undefined when the wiki has none. */
   async readSchema(): Promise<string | undefined> {
-    return this.readText(path.join(this.dir, 'SCHEMA.md'));
+    return this.readText(this.schemaPath, { maxBytes: MAX_SCHEMA_BYTES, truncate: true });
   }
 
   /** The page file's text as it is on disk, or undefined when there is no such page. */
@@ -126,13 +187,19 @@ export class Wiki {
 
   async writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
     const absolute = this.pagePath(slug);
-    await this.fs.mkdir(this.pagesDir);
-    await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body, extraFields));
+    await this.exclusive(async () => {
+      await this.fs.mkdir(this.pagesDir, { within: this.dir });
+      await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body, extraFields), { within: this.dir });
+    });
     return absolute;
   }
 
   /** Creates a page under a slug derived from its title, suffixed when that slug is taken. */
-  async createPage(input: NewPage): Promise<{ slug: string; path: string }> {
+  createPage(input: NewPage): Promise<{ slug: string; path: string }> {
+    return this.exclusive(() => this.createPageLocked(input));
+  }
+
+  private async createPageLocked(input: NewPage): Promise<{ slug: string; path: string }> {
     const taken = new Set((await this.loadPages()).map((page) => page.slug));
     const slug = uniqueSlug(slugify(input.title), taken);
     const today = this.today();
@@ -154,15 +221,20 @@ export class Wiki {
     return { slug, path: file };
   }
 
-  /** Regenerates index.json and index.md from the pages; files are only rewritten when they differ. */
-  async rebuildIndex(loaded?: WikiPage[]): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }> {
-    const pages = loaded ?? (await this.loadPages());
-    const index = buildIndex(pages);
-    const [changedJson, changedMarkdown] = await Promise.all([
-      this.writeIfChanged(this.indexPath, renderIndexJson(index)),
-      this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index)),
-    ]);
-    return { index, pages, changed: changedJson || changedMarkdown };
+  /**
+   * Regenerates index.json and index.md from the pages on disk, read under the write lock, so a
+   * page another process just wrote is never left out; files are only rewritten when they differ.
+   */
+  rebuildIndex(): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }> {
+    return this.exclusive(async () => {
+      const pages = await this.loadPages();
+      const index = buildIndex(pages);
+      const [changedJson, changedMarkdown] = await Promise.all([
+        this.writeIfChanged(this.indexPath, renderIndexJson(index)),
+        this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index)),
+      ]);
+      return { index, pages, changed: changedJson || changedMarkdown };
+    });
   }
 
   /** The index, regenerated first when it is missing, unparsable or either file has merge conflict markers. */
@@ -176,25 +248,39 @@ export class Wiki {
     return { index, repaired: parsed.problem };
   }
 
+  /** Which of the generated index files hold merge conflict markers (workspace-relative). */
+  async conflictedIndexFiles(): Promise<string[]> {
+    const files: string[] = [];
+    for (const file of [this.indexPath, this.indexMarkdownPath]) {
+      if (hasConflictMarkers((await this.readText(file)) ?? '')) files.push(this.relative(file));
+    }
+    return files;
+  }
+
   async appendLog(entry: Omit<LogEntry, 'ts'>): Promise<void> {
-    const existing = (await this.readText(this.logPath)) ?? '';
+    const existing = (await this.readText(this.logPath, { maxBytes: MAX_LOG_BYTES })) ?? '';
     const full = { ts: this.clock.now().toISOString(), ...entry } as LogEntry;
-    await this.fs.appendFile(this.logPath, appendText(existing.slice(-1), full));
+    await this.fs.appendFile(this.logPath, appendText(existing.slice(-1), full), { within: this.dir });
   }
 
   async readLog(): Promise<{ entries: LogEntry[]; skipped: number; text: string }> {
-    const text = (await this.readText(this.logPath)) ?? '';
+    const text = (await this.readText(this.logPath, { maxBytes: MAX_LOG_BYTES })) ?? '';
     return { ...parseLog(text), text };
   }
 
   async lint(): Promise<{ pages: WikiPage[]; issues: LintIssue[] }> {
     const pages = await this.loadPages();
-    return { pages, issues: lintPages(pages) };
+    return { pages, issues: [...(await this.wikiProblems()), ...lintPages(pages)] };
   }
 
-  private async readText(file: string): Promise<string | undefined> {
-    if (!(await this.fs.stat(file))) return undefined;
-    return new TextDecoder().decode(await this.fs.readFile(file));
+  /** A wiki file's text, or undefined when it does not exist; a refused file (a link out, a FIFO) throws. */
+  private async readText(file: string, options: { maxBytes?: number; truncate?: boolean } = {}): Promise<string | undefined> {
+    try {
+      return new TextDecoder().decode(await this.fs.readFile(file, { within: this.dir, ...options }));
+    } catch (error) {
+      if (isNotAFile(error)) return undefined;
+      throw error;
+    }
   }
 
   private async writeIfChanged(file: string, text: string): Promise<boolean> {
@@ -203,7 +289,7 @@ export class Wiki {
       throw new WikiError('no-wiki', `There is no ${WIKI_DIR}/ folder in ${this.root}.`, 'Run "Repo Wiki: Initialise wiki in this workspace" first.');
     }
     // The index is derived from the pages, and rebuilt whenever it is damaged: no fsync needed.
-    await this.fs.writeFileAtomic(file, text, { durable: false });
+    await this.fs.writeFileAtomic(file, text, { durable: false, within: this.dir });
     return true;
   }
 

@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
-import { NodeFileSystem } from '../adapters/nodeFileSystem';
-import type { Clock } from '../core/ports';
-import { Wiki, WIKI_DIR } from '../core/wiki';
-
-const systemClock: Clock = { now: () => new Date() };
+import { openWorkspace } from '../adapters/workspace';
+import type { FileSystem } from '../core/ports';
+import { WIKI_DIR, type Wiki } from '../core/wiki';
 
 /** One Wiki per workspace folder (each folder of a multi-root workspace has its own), plus change events. */
 export class WorkspaceWikis implements vscode.Disposable {
-  private readonly fs = new NodeFileSystem();
   private readonly wikis = new Map<string, Wiki>();
+  private readonly files = new Map<Wiki, FileSystem>();
   private readonly changed = new vscode.EventEmitter<Wiki>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private readonly pending = new Map<string, NodeJS.Timeout>();
@@ -40,10 +38,19 @@ export class WorkspaceWikis implements vscode.Disposable {
     const key = folder.uri.fsPath;
     let wiki = this.wikis.get(key);
     if (!wiki) {
-      wiki = new Wiki(key, this.fs, systemClock);
+      const workspace = openWorkspace(key);
+      wiki = workspace.wiki;
       this.wikis.set(key, wiki);
+      this.files.set(wiki, workspace.files);
     }
     return wiki;
+  }
+
+  /** The guarded file access of a wiki's workspace folder: every read of sources and cited code goes through it. */
+  filesOf(wiki: Wiki): FileSystem {
+    const files = this.files.get(wiki);
+    if (!files) throw new Error(`No workspace folder is open at ${wiki.root}.`);
+    return files;
   }
 
   forUri(uri: vscode.Uri): Wiki | undefined {

@@ -92,7 +92,7 @@ describe('repo-wiki ingest', function () {
     fs.symlinkSync(path.join(outside, 'private.md'), path.join(ws, 'docs', 'linked.md'));
     fs.writeFileSync(path.join(ws, 'docs', '.env'), 'API_TOKEN=abc\n');
     const result = await cli(['ingest', 'docs/linked.md', 'docs/.env', '--workspace', ws, '--yes'], env());
-    assert.match(result.stderr + result.stdout, /docs\/linked\.md \(outside the workspace folder, or a link to a file there\)/);
+    assert.match(result.stderr + result.stdout, /docs\/linked\.md is, or lies inside, a symbolic link that leads out of the workspace folder/);
     assert.match(result.stderr + result.stdout, /docs\/\.env is named like a file that holds secrets/);
     assert.equal(mock.requests.length, 0, 'nothing was sent');
     fs.rmSync(outside, { recursive: true, force: true });

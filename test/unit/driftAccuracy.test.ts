@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
+import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { TsSymbolParser } from '../../src/adapters/typescript/tsSymbolParser';
 import { WorkspaceSearch } from '../../src/adapters/workspaceSearch';
 import { findCitations, TS_LIKE } from '../../src/core/drift/citations';
@@ -19,12 +19,12 @@ import { fixedClock } from './fakes';
 // Compiled, this file is out/test/unit/driftAccuracy.test.js.
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/drift-project');
 const parser = new TsSymbolParser();
-const nodeFs = new NodeFileSystem();
 
 /** A throwaway copy of the fixture project. */
 class Project {
   readonly root = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-accuracy-'));
-  readonly wiki = new Wiki(this.root, nodeFs, fixedClock());
+  readonly files = new WorkspaceFiles(this.root, { syncReads: true });
+  readonly wiki = new Wiki(this.root, this.files, fixedClock());
 
   constructor() {
     fs.cpSync(FIXTURE, this.root, { recursive: true });
@@ -79,8 +79,8 @@ class Project {
       .sort();
   }
 
-  engine(search = new WorkspaceSearch(this.root)): DriftEngine {
-    return new DriftEngine(this.root, nodeFs, parser, search);
+  engine(search = new WorkspaceSearch(this.root, this.files)): DriftEngine {
+    return new DriftEngine(this.root, this.files, parser, search);
   }
 
   async issues(engine = this.engine()): Promise<DriftIssue[]> {
@@ -439,7 +439,7 @@ describe('drift accuracy on the fixture project', function () {
     });
 
     it('a symbol moved to a new file is found once the search lists files again', async () => {
-      const search = new WorkspaceSearch(project.root);
+      const search = new WorkspaceSearch(project.root, project.files);
       const engine = project.engine(search);
       assert.deepEqual(await project.issues(engine), []);
       await search.filesContaining('roundPrice'); // lists the files now

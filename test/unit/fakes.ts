@@ -1,12 +1,19 @@
 import * as path from 'node:path';
 import type { Conversation, ConversationRecord, ConversationStore, SearchHit, Turn } from '../../src/core/chat/conversation';
-import type { Clock, FileStat, FileSystem } from '../../src/core/ports';
+import { FileAccessError } from '../../src/core/errors';
+import type { Clock, FileStat, FileSystem, ReadOptions } from '../../src/core/ports';
 
-/** In-memory file system for core tests; `failWrites` simulates a read-only disk. */
+/**
+ * In-memory file system for core tests; `failWrites` simulates a read-only disk, `refused` the
+ * file-access module's refusals (a FIFO, a link out), `lockHeld` the write lock being taken.
+ */
 export class MemoryFileSystem implements FileSystem {
   readonly files = new Map<string, Uint8Array>();
   readonly dirs = new Set<string>(['/']);
+  readonly refused = new Map<string, FileAccessError>();
   failWrites?: Error;
+  lockHeld = 0;
+  locksTaken: string[] = [];
 
   write(file: string, content: string | Uint8Array): void {
     this.addDir(path.dirname(file));
@@ -18,10 +25,30 @@ export class MemoryFileSystem implements FileSystem {
     return bytes && new TextDecoder().decode(bytes);
   }
 
-  async readFile(file: string): Promise<Uint8Array> {
+  refuse(file: string, reason: FileAccessError['reason'], message = `${file} is refused (${reason})`): void {
+    this.refused.set(file, new FileAccessError(reason, file, message));
+  }
+
+  async readFile(file: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    const refusal = this.refused.get(file) ?? this.refused.get(path.dirname(file));
+    if (refusal) throw refusal;
     const bytes = this.files.get(file);
     if (!bytes) throw Object.assign(new Error(`ENOENT: ${file}`), { code: 'ENOENT' });
+    if (options.maxBytes !== undefined && bytes.byteLength > options.maxBytes) {
+      if (options.truncate) return bytes.subarray(0, options.maxBytes);
+      throw new FileAccessError('too-large', file, `${file} is larger than ${options.maxBytes} bytes`);
+    }
     return bytes;
+  }
+
+  async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+    this.locksTaken.push(lockPath);
+    this.lockHeld++;
+    try {
+      return await work();
+    } finally {
+      this.lockHeld--;
+    }
   }
 
   async writeFileAtomic(file: string, data: string): Promise<void> {
@@ -42,6 +69,8 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async readdir(dir: string): Promise<string[]> {
+    const refusal = this.refused.get(dir);
+    if (refusal) throw refusal;
     const names = new Set<string>();
     for (const entry of [...this.files.keys(), ...this.dirs]) {
       if (entry !== dir && path.dirname(entry) === dir) names.add(path.basename(entry));

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SimpleGitWiki } from '../../src/adapters/gitWiki';
-import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
+import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
+import { readTemplate } from '../../src/adapters/wikiTemplate';
 import { commitWiki, prepareWikiCommit } from '../../src/core/commitWiki';
 import { WikiError } from '../../src/core/errors';
 import { Wiki } from '../../src/core/wiki';
@@ -33,8 +34,8 @@ describe('committing the wiki with real git', function () {
     git(dir, 'add', '.');
     git(dir, 'commit', '-q', '-m', 'code');
 
-    const wiki = new Wiki(dir, new NodeFileSystem(), { now: () => new Date('2026-11-22T10:00:00Z') });
-    await wiki.init(TEMPLATE);
+    const wiki = new Wiki(dir, new WorkspaceFiles(dir), { now: () => new Date('2026-11-22T10:00:00Z') });
+    await wiki.init(await readTemplate(TEMPLATE));
     await wiki.createPage({ title: 'Request pipeline', topic: 'architecture' });
 
     // The user's own work in progress: a staged edit, an unstaged edit on top, a new staged file, an untracked file.
@@ -75,8 +76,8 @@ describe('committing the wiki with real git', function () {
 
   it('commits page deletions and works in a repository with no commits yet', async () => {
     const dir = tempRepo();
-    const wiki = new Wiki(dir, new NodeFileSystem(), { now: () => new Date() });
-    await wiki.init(TEMPLATE);
+    const wiki = new Wiki(dir, new WorkspaceFiles(dir), { now: () => new Date() });
+    await wiki.init(await readTemplate(TEMPLATE));
     const gitWiki = new SimpleGitWiki(dir);
     await commitWiki(wiki, gitWiki, (await prepareWikiCommit(wiki, gitWiki)).message);
     fs.rmSync(path.join(dir, '.wiki/pages/how-to-write-pages.md'));
@@ -88,26 +89,8 @@ describe('committing the wiki with real git', function () {
 
   it('says clearly when the folder is not a git repository', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-nogit-'));
-    const wiki = new Wiki(dir, new NodeFileSystem(), { now: () => new Date() });
-    await wiki.init(TEMPLATE);
+    const wiki = new Wiki(dir, new WorkspaceFiles(dir), { now: () => new Date() });
+    await wiki.init(await readTemplate(TEMPLATE));
     await assert.rejects(() => prepareWikiCommit(wiki, new SimpleGitWiki(dir)), (e: unknown) => e instanceof WikiError && /not inside a git repository.*git init/s.test(e.userMessage));
-  });
-});
-
-describe('NodeFileSystem', () => {
-  it('writes atomically and leaves no temp files behind', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-fs-'));
-    const file = path.join(dir, 'a.md');
-    await new NodeFileSystem().writeFileAtomic(file, 'one');
-    await new NodeFileSystem().writeFileAtomic(file, 'two');
-    assert.equal(fs.readFileSync(file, 'utf8'), 'two');
-    assert.deepEqual(fs.readdirSync(dir), ['a.md']);
-  });
-
-  it('reports a failed write with the path and leaves nothing behind', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-fail-'));
-    const file = path.join(dir, 'missing-dir', 'a.md');
-    await assert.rejects(() => new NodeFileSystem().writeFileAtomic(file, 'x'), (e: unknown) => e instanceof WikiError && /Cannot write .*a\.md.*Nothing was changed/s.test(e.userMessage));
-    assert.deepEqual(fs.readdirSync(dir), []);
   });
 });

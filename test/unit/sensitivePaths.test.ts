@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileCitedCode } from '../../src/adapters/citedCode';
+import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { toSource } from '../../src/core/ingest/sources';
 import { sensitivePathReason } from '../../src/core/sensitivePaths';
 
@@ -31,7 +32,7 @@ describe('files never sent to a model', () => {
       fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=abc\n');
       fs.writeFileSync(path.join(root, 'README.md'), '# Project\n');
       fs.symlinkSync(path.join(outside, 'private.md'), path.join(root, 'notes.md'));
-      const code = new FileCitedCode(root, async () => []);
+      const code = new FileCitedCode(root, new WorkspaceFiles(root), async () => []);
       assert.equal(await code.codeOf({ path: 'README.md' }), '# Project\n');
       for (const cited of ['.git/config', '.env', 'notes.md', '../outside/private.md']) assert.equal(await code.codeOf({ path: cited }), undefined, cited);
     } finally {

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SimpleGitWiki } from '../../src/adapters/gitWiki';
-import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
+import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
+import { readTemplate } from '../../src/adapters/wikiTemplate';
 import { parseLog } from '../../src/core/log';
 import { pageAgeTag, parsePageHistory } from '../../src/core/pageAge';
 import { hasConflictMarkers } from '../../src/core/text';
@@ -28,7 +29,7 @@ function tempRepo(): string {
   return dir;
 }
 
-const wikiAt = (dir: string, iso = '2026-11-22T10:00:00Z') => new Wiki(dir, new NodeFileSystem(), { now: () => new Date(iso) });
+const wikiAt = (dir: string, iso = '2026-11-22T10:00:00Z') => new Wiki(dir, new WorkspaceFiles(dir), { now: () => new Date(iso) });
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date('2026-11-22T12:00:00Z');
 
@@ -46,7 +47,7 @@ describe('page ages', () => {
     this.timeout(20000);
     const dir = tempRepo();
     const wiki = wikiAt(dir);
-    await wiki.init(TEMPLATE);
+    await wiki.init(await readTemplate(TEMPLATE));
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'wiki'], '2026-06-01T10:00:00Z');
     await wiki.createPage({ title: 'Old page' });
@@ -74,7 +75,7 @@ describe('a wiki shared through git branches', function () {
   async function twoBranches(topics: { alice: 'patterns' | 'gotchas'; bob: 'patterns' | 'gotchas' } = { alice: 'patterns', bob: 'gotchas' }) {
     const dir = tempRepo();
     const wiki = wikiAt(dir);
-    await wiki.init(TEMPLATE);
+    await wiki.init(await readTemplate(TEMPLATE));
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'wiki']);
     git(dir, ['checkout', '-q', '-b', 'alice']);
@@ -109,7 +110,7 @@ describe('a wiki shared through git branches', function () {
 
   it('adds the driver to the .gitattributes of a wiki made before it existed', async () => {
     const dir = tempRepo();
-    await wikiAt(dir).init(TEMPLATE);
+    await wikiAt(dir).init(await readTemplate(TEMPLATE));
     const attributes = path.join(dir, '.wiki', '.gitattributes');
     fs.writeFileSync(attributes, 'log.jsonl merge=union\n');
     assert.deepEqual(await installMergeDriver(dir, CLI), { driver: 'installed', attributes: 'added' });

@@ -2,22 +2,23 @@ import * as assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFileSystem } from '../../src/adapters/nodeFileSystem';
+import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { WikiError } from '../../src/core/errors';
-import { Wiki } from '../../src/core/wiki';
+import { Wiki, type TemplateFile } from '../../src/core/wiki';
 import { fixedClock, MemoryFileSystem, pageText } from './fakes';
 
 const ROOT = '/ws';
-const TEMPLATE = '/template';
+const TEMPLATE: TemplateFile[] = [
+  { path: 'SCHEMA.md', text: '# Schema\n' },
+  { path: 'index.json', text: '{"version":1,"pages":[]}\n' },
+  { path: 'index.md', text: '# Wiki index\n' },
+  { path: 'log.jsonl', text: '' },
+  { path: '.gitattributes', text: 'log.jsonl merge=union\n' },
+  { path: 'pages/welcome.md', text: pageText('Welcome', 'See [[welcome]].\n', { created: '{{today}}', updated: '{{today}}' }) },
+];
 
 function setup() {
   const fs = new MemoryFileSystem();
-  fs.write(`${TEMPLATE}/SCHEMA.md`, '# Schema\n');
-  fs.write(`${TEMPLATE}/index.json`, '{"version":1,"pages":[]}\n');
-  fs.write(`${TEMPLATE}/index.md`, '# Wiki index\n');
-  fs.write(`${TEMPLATE}/log.jsonl`, '');
-  fs.write(`${TEMPLATE}/.gitattributes`, 'log.jsonl merge=union\n');
-  fs.write(`${TEMPLATE}/pages/welcome.md`, pageText('Welcome', 'See [[welcome]].\n', { created: '{{today}}', updated: '{{today}}' }));
   return { fs, wiki: new Wiki(ROOT, fs, fixedClock()) };
 }
 
@@ -141,7 +142,7 @@ describe('loading pages from a real folder', () => {
     try {
       nodeFs.mkdirSync(path.join(root, '.wiki', 'pages', 'folder.md'), { recursive: true });
       nodeFs.writeFileSync(path.join(root, '.wiki', 'pages', 'real.md'), pageText('Real', 'Body.\n'));
-      const pages = await new Wiki(root, new NodeFileSystem(), fixedClock()).loadPages();
+      const pages = await new Wiki(root, new WorkspaceFiles(root), fixedClock()).loadPages();
       assert.deepEqual(pages.map((page) => page.slug), ['real']);
     } finally {
       nodeFs.rmSync(root, { recursive: true, force: true });

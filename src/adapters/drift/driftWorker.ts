@@ -1,16 +1,16 @@
 // Worker-thread entry: drift analysis (TypeScript parsing included) runs here, off the extension host's main thread.
 import { parentPort } from 'node:worker_threads';
-import { DriftEngine } from '../../core/drift/driftEngine';
+import type { DriftEngine } from '../../core/drift/driftEngine';
 import { stampPage } from '../../core/drift/stamp';
 import { WikiError } from '../../core/errors';
 import { parsePage } from '../../core/page';
-import { Wiki } from '../../core/wiki';
+import type { Wiki } from '../../core/wiki';
 import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
-import { WorkspaceSearch } from '../workspaceSearch';
+import { openWorkspace } from '../workspace';
+import type { WorkspaceSearch } from '../workspaceSearch';
+import { createDriftEngine } from './driftCore';
 import type { DriftRequest, FromWorker, ToWorker } from './protocol';
-import { WorkerFileSystem } from './workerFileSystem';
 
-const fs = new WorkerFileSystem();
 const parser = new CachingSymbolParser(new TsSymbolParser());
 const folders = new Map<string, { wiki: Wiki; engine: DriftEngine; search: WorkspaceSearch }>();
 const cancelled = new Set<number>();
@@ -18,8 +18,10 @@ const cancelled = new Set<number>();
 function folder(root: string) {
   let entry = folders.get(root);
   if (!entry) {
-    const search = new WorkspaceSearch(root);
-    entry = { wiki: new Wiki(root, fs, { now: () => new Date() }), engine: new DriftEngine(root, fs, parser, search), search };
+    // Off the extension host's main thread: blocking reads skip a thread-pool round trip per file.
+    const { wiki, files } = openWorkspace(root, { syncReads: true });
+    const { engine, search } = createDriftEngine(root, files, parser);
+    entry = { wiki, engine, search };
     folders.set(root, entry);
   }
   return entry;

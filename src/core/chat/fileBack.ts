@@ -19,8 +19,15 @@ export interface FileBackResult {
  * page, found through the conversation's `filed_page`; git keeps the earlier versions.
  */
 export async function fileBackConversation(wiki: Wiki, store: ConversationStore, record: ConversationRecord, today: string): Promise<FileBackResult> {
+  if (!record.turns.length) throw new Error('This conversation has no answers to save yet.');
+  // The slug is chosen under the lock: another window filing a conversation of the same title gets the next one.
+  const result = await wiki.exclusive(() => writeConversationPage(wiki, record, today));
+  await store.setFiledPage(record.conversation.id, result.slug);
+  return result;
+}
+
+async function writeConversationPage(wiki: Wiki, record: ConversationRecord, today: string): Promise<FileBackResult> {
   const { conversation, turns } = record;
-  if (!turns.length) throw new Error('This conversation has no answers to save yet.');
   const previous = conversation.filedPage ? await wiki.readPage(conversation.filedPage) : undefined;
   const existing = new Set((await wiki.loadPages()).map((p) => p.slug));
   const slug = previous ? previous.slug : uniqueSlug(slugify(conversation.title) || 'conversation', existing);
@@ -43,7 +50,6 @@ export async function fileBackConversation(wiki: Wiki, store: ConversationStore,
   const path = await wiki.writePage(slug, frontmatter, body, previous?.extraFields);
   await wiki.rebuildIndex();
   await wiki.appendLog({ op: 'file-back', pages: [slug], conversation: conversation.id, turns: turns.length });
-  await store.setFiledPage(conversation.id, slug);
   return { slug, path, created: !previous };
 }
 

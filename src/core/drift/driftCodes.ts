@@ -9,6 +9,7 @@ export const DriftCode = {
   BodyChanged: 'body-changed',
   Unverified: 'unverified',
   OutsideWorkspace: 'outside-workspace',
+  UnreadableFile: 'unreadable-file',
 } as const;
 export type DriftCode = (typeof DriftCode)[keyof typeof DriftCode];
 
@@ -22,4 +23,5 @@ export const DEFAULT_DRIFT_SEVERITY: Record<DriftCode, Severity> = {
   'body-changed': 'info',
   unverified: 'info',
   'outside-workspace': 'error',
+  'unreadable-file': 'error',
 };

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isNotAFile } from '../errors';
+import { isFileAccessError, isNotAFile, type FileAccessError } from '../errors';
 import type { LintIssue, WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, TS_LIKE, type Citation } from './citations';
@@ -26,8 +26,10 @@ export interface CancellationFlag {
   readonly cancelled: boolean;
 }
 
-/** What a cited file holds now: absent, or its symbols and whole-file fingerprint. */
-type SourceState = { exists: false } | { exists: true; symbols?: Pick<FileSymbols, 'get'>; fingerprint: string };
+/** What a cited file holds now: absent, refused by the file-access module, or its symbols and whole-file fingerprint. */
+type SourceState =
+  | { exists: false; refused?: FileAccessError }
+  | { exists: true; symbols?: Pick<FileSymbols, 'get'>; fingerprint: string };
 
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
@@ -76,9 +78,10 @@ export class DriftEngine {
     return symbol && symbolAnchor(symbol);
   }
 
-  /** Where a symbol is declared now, for "open the cited symbol". */
+  /** Where a symbol is declared now, for "open the cited symbol"; throws the refusal of a file Repo Wiki does not read (a link out). */
   async locate(citation: Pick<Citation, 'path' | 'symbol'>): Promise<{ path: string; line: number } | undefined> {
     const source = await this.source(citation.path);
+    if (!source.exists && source.refused) throw source.refused;
     if (!source.exists) return undefined;
     if (!citation.symbol) return { path: citation.path, line: 0 };
     const symbol = source.symbols?.get(citation.symbol);
@@ -92,6 +95,11 @@ export class DriftEngine {
       return issue(DriftCode.OutsideWorkspace, `${citation.path} is outside the workspace; citations must be relative to the workspace folder, and this one is not read.`);
     }
     const source = await this.source(citation.path);
+    if (!source.exists && source.refused) {
+      // A FIFO, a device, a huge file or a link out: reported on this citation, and the run goes on.
+      const outside = source.refused.reason === 'link-outside' || source.refused.reason === 'outside';
+      return issue(outside ? DriftCode.OutsideWorkspace : DriftCode.UnreadableFile, source.refused.message);
+    }
     if (!source.exists) {
       const movedTo = citation.symbol ? await this.findMoved(citation) : undefined;
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} moved: ${citation.path} no longer exists and it is now declared in ${movedTo}.`, { movedTo });
@@ -147,6 +155,7 @@ export class DriftEngine {
       bytes = await this.fs.readFile(path.join(this.root, relPath));
     } catch (error) {
       if (isNotAFile(error)) return { exists: false };
+      if (isFileAccessError(error)) return { exists: false, refused: error };
       throw error;
     }
     if (!TS_LIKE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };

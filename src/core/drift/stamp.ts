@@ -14,13 +14,21 @@ export interface StampResult {
 /**
  * Records the current fingerprint of a page's citations in its `anchors` (all of them, only the
  * ones without an anchor, or only `citations`), writes the page atomically and logs a `stamp`.
+ * The page is read again under the wiki's write lock, so an edit made meanwhile is kept.
  */
-export async function stampPage(
+export function stampPage(
   wiki: Wiki,
   engine: DriftEngine,
-  page: WikiPage,
+  loaded: WikiPage,
   options: { onlyMissing?: boolean; citations?: readonly string[] } = {},
 ): Promise<StampResult> {
+  return wiki.exclusive(async () => {
+    const page = (await wiki.readPage(loaded.slug)) ?? loaded;
+    return stampLocked(wiki, engine, page, options);
+  });
+}
+
+async function stampLocked(wiki: Wiki, engine: DriftEngine, page: WikiPage, options: { onlyMissing?: boolean; citations?: readonly string[] }): Promise<StampResult> {
   if (!page.valid) {
     throw new WikiError('invalid-page', `${page.relPath} has frontmatter problems, so its anchors cannot be updated.`, 'Fix the problems shown in the Problems panel first.');
   }

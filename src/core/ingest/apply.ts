@@ -1,6 +1,5 @@
 import { WikiError } from '../errors';
-import type { LogEntry, WikiPage } from '../model';
-import { parsePage } from '../page';
+import type { LogEntry } from '../model';
 import type { Wiki } from '../wiki';
 import type { PageChange } from './changes';
 
@@ -12,16 +11,16 @@ export interface AppliedChanges {
 }
 
 /**
- * Writes the accepted changes (each page atomically), regenerates the index and appends one log
- * entry. Refuses before writing anything when a page changed on disk since the preview. With
- * `base`, the pages the plan was prepared against, the index is rebuilt without re-reading them.
+ * Writes the accepted changes (each page atomically), regenerates the index from the pages on disk
+ * and appends one log entry, all under the wiki's write lock. Inside the lock the plan is checked
+ * again: a page created, edited or deleted since the preview (by another window, a terminal, a
+ * teammate's pull) makes it refuse before writing anything.
  */
-export async function applyChanges(
-  wiki: Wiki,
-  changes: readonly PageChange[],
-  log: Omit<LogEntry, 'ts' | 'pages'>,
-  base?: readonly WikiPage[],
-): Promise<AppliedChanges> {
+export function applyChanges(wiki: Wiki, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
+  return wiki.exclusive(() => applyLocked(wiki, changes, log));
+}
+
+async function applyLocked(wiki: Wiki, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
   for (const change of changes) {
     const now = await wiki.readPageText(change.slug);
     if (now !== change.before) {
@@ -35,16 +34,7 @@ export async function applyChanges(
     const bucket = change.kind === 'create' ? applied.created : change.kind === 'update' ? applied.updated : change.kind === 'corroborate' ? applied.corroborated : applied.linked;
     bucket.push(change.slug);
   }
-  if (changes.length) await wiki.rebuildIndex(base && withChanges(wiki, base, changes));
+  if (changes.length) await wiki.rebuildIndex();
   await wiki.appendLog({ ...log, pages: changes.map((change) => change.slug), ...applied });
   return applied;
-}
-
-/** `base` with each changed page replaced by (or added as) its new text. */
-function withChanges(wiki: Wiki, base: readonly WikiPage[], changes: readonly PageChange[]): WikiPage[] {
-  const pages = new Map(base.map((page) => [page.slug, page]));
-  for (const change of changes) {
-    pages.set(change.slug, parsePage(wiki.relative(wiki.pagePath(change.slug)), change.slug, new TextEncoder().encode(change.after)));
-  }
-  return [...pages.values()];
 }

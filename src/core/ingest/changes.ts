@@ -29,8 +29,6 @@ export interface PageChange {
 
 export interface PreparedPlan {
   changes: PageChange[];
-  /** The pages the plan was prepared against; applying reuses them to rebuild the index. */
-  base: readonly WikiPage[];
   /** Plan entries dropped as harmless: a re-ingest of a source a page already records, for example. */
   notes: string[];
   /** Every problem; when there is one, nothing may be written. */
@@ -107,7 +105,7 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
       if (!finalSlugs.has(link.target)) problems.push({ path: `pages[${plan.pages.findIndex((p) => p.slug === page.slug)}].body`, message: `links to [[${link.target}]], which is neither a page of this wiki nor created by this plan` });
     }
   }
-  if (problems.length) return { changes: [], base: pages, notes, problems };
+  if (problems.length) return { changes: [], notes, problems };
 
   const drafts = new Map<string, Draft>();
   for (const page of planned) drafts.set(page.slug, draftFromPlan(page, existing.get(page.slug), anchorsByPage.get(page) ?? {}, options));
@@ -139,7 +137,7 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
   // New and rewritten pages first: they are what a reviewer reads most closely.
   const sorted = [...drafts.entries()].sort(([a, x], [b, y]) => KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || a.localeCompare(b));
   const changes = await Promise.all(sorted.map(async ([slug, draft]) => toChange(slug, draft, draft.page && (await readText(slug)))));
-  return { changes, base: pages, notes, problems };
+  return { changes, notes, problems };
 }
 
 const KIND_ORDER: readonly PageChange['kind'][] = ['create', 'update', 'corroborate', 'link'];

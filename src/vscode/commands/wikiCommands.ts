@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readTemplate } from '../../adapters/wikiTemplate';
 import { commitWiki, prepareWikiCommit } from '../../core/commitWiki';
 import { WikiError } from '../../core/errors';
 import { TOPICS, type Topic } from '../../core/model';
@@ -23,7 +24,7 @@ async function initialise(services: Services) {
   if (!ensureTrusted('Initialising the wiki')) return undefined;
   const wiki = await services.wikis.pick({ mustExist: false, purpose: 'Initialise wiki' });
   if (!wiki) return undefined;
-  const result = await wiki.init(services.templateDir);
+  const result = await wiki.init(await readTemplate(services.templateDir));
   services.wikis.notifyChanged(wiki);
   if (!result.created) {
     void vscode.window.showInformationMessage(`${path.basename(wiki.root)} already has a wiki; nothing was changed.`);

@@ -31,7 +31,7 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
       if (code === DriftCode.SignatureChanged || code === DriftCode.BodyChanged || code === DriftCode.Unverified) {
         action('Mark as reviewed (record the current fingerprint)', 'repoWiki.stampCitation', [document.uri, citation], code === DriftCode.Unverified);
       }
-      if (code !== DriftCode.MissingFile && code !== DriftCode.OutsideWorkspace && code !== DriftCode.MissingSymbol) {
+      if (code !== DriftCode.MissingFile && code !== DriftCode.OutsideWorkspace && code !== DriftCode.MissingSymbol && code !== DriftCode.UnreadableFile) {
         action(`Open ${issue.data.symbol ?? issue.data.path}`, 'repoWiki.openCitation', [document.uri, code === DriftCode.MovedSymbol && issue.data.movedTo ? `${issue.data.movedTo}:${issue.data.symbol}` : citation]);
       }
       if (code !== DriftCode.Unverified) {

@@ -175,7 +175,14 @@ async function openCitation(services: Services, drift: DriftService, uri: vscode
   const parsed = findCitations({ body: `\`${citation}\``, bodyStartLine: 0 })[0];
   if (!wiki || !parsed || parsed.outside) return;
   const client = await drift.worker();
-  const found = await client.request({ kind: 'locate', root: wiki.root, path: parsed.path, symbol: parsed.symbol });
+  let found: { path: string; line: number } | null;
+  try {
+    // The worker refuses a cited file that is a link out of the workspace, a FIFO or a device.
+    found = await client.request({ kind: 'locate', root: wiki.root, path: parsed.path, symbol: parsed.symbol });
+  } catch (error) {
+    showError(services.output, `Opening ${citation}`, error);
+    return;
+  }
   if (!found) {
     void vscode.window.showWarningMessage(`Repo Wiki: ${citation} does not resolve to any code.`);
     return;

@@ -1,7 +1,4 @@
-import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { hasConflictMarkers } from '../../core/text';
-import type { Wiki } from '../../core/wiki';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
 
@@ -17,8 +14,9 @@ export const indexFeature = {
       services.snapshots.onDidUpdate(async (snapshot) => {
         if (!snapshot.exists || !vscode.workspace.isTrusted || !enabled()) return;
         try {
-          const conflicted = await conflictedIndexFiles(snapshot.wiki);
-          const { changed } = await snapshot.wiki.rebuildIndex(snapshot.pages);
+          const conflicted = await snapshot.wiki.conflictedIndexFiles();
+          // Rebuilt from the pages on disk under the write lock, not from this snapshot: another process may have written since.
+          const { changed } = await snapshot.wiki.rebuildIndex();
           if (changed) services.output.info(`Regenerated the index of ${snapshot.wiki.root} (${snapshot.pages.length} pages).`);
           if (conflicted.length) void offerMergeDriver(conflicted);
           reported.delete(snapshot.wiki.root);
@@ -34,7 +32,7 @@ export const indexFeature = {
         const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Repair wiki index after a merge' });
         if (!wiki) return undefined;
         try {
-          const conflicted = await conflictedIndexFiles(wiki);
+          const conflicted = await wiki.conflictedIndexFiles();
           const { index, repaired } = await wiki.loadIndex();
           const { changed } = await wiki.rebuildIndex();
           const what = conflicted.length ? `${conflicted.join(' and ')} had merge conflict markers` : repaired ? `index.json was ${repaired}` : changed ? 'the index was out of date' : 'the index was already current';
@@ -57,14 +55,4 @@ async function offerMergeDriver(conflicted: string[]): Promise<void> {
     install,
   );
   if (choice === install) await vscode.commands.executeCommand('repoWiki.installMergeDriver');
-}
-
-/** Which of the generated index files hold merge conflict markers. */
-async function conflictedIndexFiles(wiki: Wiki): Promise<string[]> {
-  const files: string[] = [];
-  for (const file of [wiki.indexPath, wiki.indexMarkdownPath]) {
-    const text = await fs.readFile(file, 'utf8').catch(() => '');
-    if (hasConflictMarkers(text)) files.push(wiki.relative(file));
-  }
-  return files;
 }

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { insideRealRoot } from '../../adapters/realPath';
+import { isFileAccessError, isNotAFile } from '../../core/errors';
 import { planIngest, PlanRejectedError, type IngestSource } from '../../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm';
+import type { FileSystem } from '../../core/ports';
 import type { Wiki } from '../../core/wiki';
 import { ApiKeys } from '../chat/apiKey';
 import { anthropicModel, modelName } from '../languageModel';
@@ -156,25 +157,22 @@ async function wikiFor(services: Services, uri: vscode.Uri): Promise<Wiki> {
   return wiki;
 }
 
-async function readSources(wiki: Wiki, uris: readonly vscode.Uri[], maxBytes: number): Promise<Gathered> {
+async function readSources(files: FileSystem, wiki: Wiki, uris: readonly vscode.Uri[], maxBytes: number): Promise<Gathered> {
   const sources: IngestSource[] = [];
   const skipped: string[] = [];
   for (const uri of uris) {
     const relPath = wiki.relative(uri.fsPath);
-    const stat = await vscode.workspace.fs.stat(uri).then((s) => s, () => undefined);
-    if (!stat || stat.type & vscode.FileType.Directory) {
-      skipped.push(`${relPath} (${stat ? 'a folder: use "Ingest folder"' : 'not found'})`);
+    let bytes: Uint8Array;
+    try {
+      // The guarded read: a FIFO, a device or a link out is refused without blocking the extension host.
+      bytes = await files.readFile(uri.fsPath, { maxBytes });
+    } catch (error) {
+      if (isFileAccessError(error)) skipped.push(error.reason === 'too-large' ? `${error.message} (repoWiki.ingest.maxFileKB)` : error.message);
+      else if (isNotAFile(error)) skipped.push(`${relPath} (${(error as NodeJS.ErrnoException).code === 'EISDIR' ? 'a folder: use "Ingest folder"' : 'not found'})`);
+      else throw error;
       continue;
     }
-    if (stat.size > maxBytes) {
-      skipped.push(`${relPath} is ${Math.round(stat.size / 1024)} KB, over the ${Math.round(maxBytes / 1024)} KB cap (repoWiki.ingest.maxFileKB)`);
-      continue;
-    }
-    if (!(await insideRealRoot(wiki.root, uri.fsPath))) {
-      skipped.push(`${relPath} (a link to a file outside the workspace folder)`);
-      continue;
-    }
-    const source = toSource(relPath, await vscode.workspace.fs.readFile(uri), maxBytes);
+    const source = toSource(relPath, bytes, maxBytes);
     if ('skipped' in source) skipped.push(source.skipped);
     else sources.push(source);
   }
@@ -192,7 +190,7 @@ async function gatherFiles(services: Services, uris: readonly vscode.Uri[] | und
   }
   const wiki = await wikiFor(services, chosen[0]);
   const foreign = chosen.filter((uri) => services.wikis.forUri(uri)?.root !== wiki.root);
-  const gathered = await readSources(wiki, chosen.filter((uri) => !foreign.includes(uri)), settings().maxFileBytes);
+  const gathered = await readSources(services.wikis.filesOf(wiki), wiki, chosen.filter((uri) => !foreign.includes(uri)), settings().maxFileBytes);
   gathered.skipped.push(...foreign.map((uri) => `${uri.fsPath} (another workspace folder; ingest it from there)`));
   return gathered;
 }
@@ -228,7 +226,7 @@ async function gatherFolder(services: Services, uri: vscode.Uri | undefined, glo
   if (!pattern) return undefined;
   const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), INGEST_DEFAULTS.exclude, maxFiles + 1);
   found.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
-  const gathered = await readSources(wiki, found.slice(0, maxFiles), maxFileBytes);
+  const gathered = await readSources(services.wikis.filesOf(wiki), wiki, found.slice(0, maxFiles), maxFileBytes);
   if (found.length > maxFiles) {
     gathered.skipped.push(`files beyond the first ${maxFiles} (repoWiki.ingest.maxFiles)`);
     void vscode.window.showWarningMessage(`Repo Wiki: the folder has more than ${maxFiles} matching files; only the first ${maxFiles} are ingested.`);

@@ -68,7 +68,7 @@ export async function reviewAndApply(
 ): Promise<AppliedChanges | undefined> {
   for (const note of prepared.notes) services.output.info(`${options.title}: ${note}`);
   if (!prepared.changes.length) {
-    const applied = await applyChanges(wiki, [], options.log, prepared.base);
+    const applied = await applyChanges(wiki, [], options.log);
     const why = prepared.notes.length ? ` ${prepared.notes[0]}` : '';
     void vscode.window.showInformationMessage(`${options.title}: nothing to change in the wiki.${why}`);
     return applied;
@@ -84,7 +84,7 @@ export async function reviewAndApply(
       return undefined;
     }
     const accepted = keepChanges(prepared.changes, new Set(slugs));
-    const applied = await applyChanges(wiki, accepted, { ...options.log, rejected: prepared.changes.filter((c) => !slugs.includes(c.slug)).map((c) => c.slug) }, prepared.base);
+    const applied = await applyChanges(wiki, accepted, { ...options.log, rejected: prepared.changes.filter((c) => !slugs.includes(c.slug)).map((c) => c.slug) });
     const parts = [
       applied.created.length && `${applied.created.length} created`,
       applied.updated.length && `${applied.updated.length} updated`,

@@ -108,7 +108,7 @@ async function run(services: Services, wiki: Wiki, apiKey: string): Promise<Lint
     maxOutputTokens: llm.get<number>('maxTokens') ?? 2048,
   };
   const model = anthropicModel(apiKey);
-  const code = new FileCitedCode(wiki.root, async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
+  const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
   const { pages } = await services.snapshots.get(wiki);
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Librarian lint', cancellable: true },

@@ -1,0 +1,320 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FileAccessError, WikiError } from '../../core/errors';
+import type { FileStat, FileSystem, ReadOptions, Scope, WriteOptions } from '../../core/ports';
+import { sensitivePathReason } from '../../core/sensitivePaths';
+import { FileLock } from '../store/fileLock';
+import { asyncCalls, syncCalls, type FsCalls } from './fsCalls';
+
+/** Reads past this size are refused unless the caller sets its own cap: cited code, sources. */
+export const DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024;
+/** A write lock older than this is taken over (its holder hung or died on another host). */
+const LOCK_STALE_MS = 30_000;
+const LOCK_WAIT_MS = 15_000;
+
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
+// Windows has neither; its symbolic links are caught by the real-path checks instead.
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+/** On Linux an open file's real path is one readlink away, with no race against a swapped link. */
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+
+interface RealScope {
+  path: string;
+  real: string;
+}
+
+/**
+ * The one way Repo Wiki touches files of a workspace folder: the wiki, sources and cited code.
+ * A clone is untrusted input, so every read takes regular files only (a FIFO or a device never
+ * blocks it), within a size cap, whose real path stays inside the scope and whose name is not a
+ * secret's; every write resolves its folder first and never goes through a symbolic link.
+ */
+export class WorkspaceFiles implements FileSystem {
+  private readonly calls: FsCalls;
+  private readonly scopes = new Map<string, RealScope>();
+  private readonly heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
+
+  /**
+   * `syncReads` reads with blocking calls, which skips a thread-pool round trip per file: for the
+   * drift worker and the CLI, never for the extension host's main thread.
+   */
+  constructor(readonly root: string, options: { syncReads?: boolean } = {}) {
+    this.calls = options.syncReads ? syncCalls : asyncCalls;
+  }
+
+  async readFile(file: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    const scope = await this.scope(options.within);
+    const shown = this.shown(file);
+    this.assertLexicallyInside(file, scope, shown);
+    const secret = sensitivePathReason(this.relative(file));
+    if (secret) throw new FileAccessError('secret', shown, `${shown} ${secret}; Repo Wiki does not read it.`);
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+    const check = (stat: fs.Stats) => this.assertReadable(stat, file, shown, maxBytes, options.truncate === true);
+    const calls = this.calls;
+    let target = file;
+    const link = await calls.lstat(file);
+    if (link.isSymbolicLink()) {
+      target = await calls.realpath(file);
+      if (!isInside(scope.real, target)) throw this.linkOutside(shown, scope);
+      check(await calls.stat(target));
+    } else {
+      check(link);
+    }
+    const fd = await calls.open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      // Checked again on the open file: the path may have been swapped since the lstat.
+      const stat = await calls.fstat(fd);
+      check(stat);
+      if (!isInside(scope.real, await this.realPathOf(fd, target))) throw this.linkOutside(shown, scope);
+      return await readAll(calls, fd, Math.min(stat.size, maxBytes));
+    } finally {
+      await calls.close(fd);
+    }
+  }
+
+  async writeFileAtomic(file: string, data: string, options: WriteOptions = {}): Promise<void> {
+    const target = await this.writeTarget(file, options);
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.rwtmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      // O_EXCL: never reuse, or write through, something already at the temp name.
+      const handle = await fs.promises.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+      try {
+        await handle.writeFile(data, 'utf8');
+        if (options.durable !== false) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fs.promises.rename(temp, target);
+    } catch (error) {
+      await fs.promises.rm(temp, { force: true }).catch(() => undefined); // the write error below is what matters
+      throw writeError(this.shown(file), error);
+    }
+  }
+
+  async appendFile(file: string, data: string, options: Scope = {}): Promise<void> {
+    const target = await this.writeTarget(file, options);
+    const shown = this.shown(file);
+    let handle: fs.promises.FileHandle | undefined;
+    try {
+      // O_NOFOLLOW: a log that is a link to ~/.bashrc is refused here, not appended to.
+      handle = await fs.promises.open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644);
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw notRegular(shown, stat);
+      const scope = await this.scope(options.within);
+      if (!isInside(scope.real, await this.realPathOf(handle.fd, target))) throw this.linkOutside(shown, scope);
+      // One write call per entry: concurrent appenders (two windows) interleave whole lines.
+      await handle.write(data, null, 'utf8');
+      await handle.sync();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkTarget(shown);
+      if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new FileAccessError('not-regular', shown, `${shown} is a FIFO, not a regular file; nothing was written.`);
+      throw writeError(shown, error);
+    } finally {
+      await handle?.close();
+    }
+  }
+
+  async stat(file: string): Promise<FileStat | undefined> {
+    try {
+      const stat = await fs.promises.stat(file);
+      return { size: stat.size, isFile: stat.isFile(), isDirectory: stat.isDirectory() };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+  }
+
+  async readdir(dir: string, options: Scope = {}): Promise<string[]> {
+    const scope = await this.scope(options.within);
+    const shown = this.shown(dir);
+    this.assertLexicallyInside(dir, scope, shown);
+    const real = await fs.promises.realpath(dir);
+    if (!isInside(scope.real, real)) throw this.linkOutside(shown, scope);
+    return fs.promises.readdir(real);
+  }
+
+  async mkdir(dir: string, options: Scope = {}): Promise<void> {
+    const scope = await this.scope(options.within);
+    const shown = this.shown(dir);
+    this.assertLexicallyInside(dir, scope, shown);
+    // A recursive mkdir follows links among the folders that exist: check those before creating.
+    const existing = await nearestExisting(dir);
+    const floor = isInside(scope.path, existing) ? scope.real : await this.realRoot();
+    if (!isInside(floor, await fs.promises.realpath(existing))) throw this.linkOutside(this.shown(existing), scope);
+    try {
+      await fs.promises.mkdir(dir, { recursive: true });
+    } catch (error) {
+      throw writeError(shown, error);
+    }
+    if (!isInside(scope.real, await fs.promises.realpath(dir))) throw this.linkOutside(shown, scope);
+  }
+
+  async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+    const held = this.heldLocks.getStore();
+    if (held?.has(lockPath)) return work();
+    await this.mkdir(path.dirname(lockPath));
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+      const attempt = await FileLock.tryAcquire(lockPath, LOCK_STALE_MS);
+      if ('lock' in attempt) {
+        try {
+          return await this.heldLocks.run(new Set([...(held ?? []), lockPath]), work);
+        } finally {
+          await attempt.lock.release();
+        }
+      }
+      if (Date.now() > deadline) {
+        throw new WikiError('wiki-busy', `The wiki is being written by another Repo Wiki window or command (${attempt.busy}).`, `Try again when it has finished. If nothing else is running Repo Wiki, delete ${this.shown(lockPath)}.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  /** Where a write to `file` lands: its folder resolved and inside the scope; never a link or a special file. */
+  private async writeTarget(file: string, options: Scope): Promise<string> {
+    const scope = await this.scope(options.within);
+    const shown = this.shown(file);
+    this.assertLexicallyInside(file, scope, shown);
+    let dir: string;
+    try {
+      dir = await fs.promises.realpath(path.dirname(file));
+    } catch (error) {
+      throw writeError(shown, error);
+    }
+    if (!isInside(scope.real, dir)) throw this.linkOutside(shown, scope);
+    const target = path.join(dir, path.basename(file));
+    const stat = await fs.promises.lstat(target).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw writeError(shown, error);
+    });
+    if (stat?.isSymbolicLink()) throw symlinkTarget(shown);
+    if (stat && !stat.isFile()) throw notRegular(shown, stat);
+    return target;
+  }
+
+  private assertReadable(stat: fs.Stats, file: string, shown: string, maxBytes: number, truncate: boolean): void {
+    if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: ${file} is a folder`), { code: 'EISDIR' });
+    if (!stat.isFile()) throw notRegular(shown, stat);
+    if (stat.size > maxBytes && !truncate) {
+      throw new FileAccessError('too-large', shown, `${shown} is ${formatBytes(stat.size)}, over the ${formatBytes(maxBytes)} Repo Wiki reads; it was not read.`, 'Cite a smaller file, or keep large data out of the wiki and its citations.');
+    }
+  }
+
+  private assertLexicallyInside(file: string, scope: RealScope, shown: string): void {
+    if (!isInside(scope.path, file)) {
+      throw new FileAccessError('outside', shown, `${shown} is outside ${this.shown(scope.path) || 'the workspace folder'}; Repo Wiki does not touch it.`);
+    }
+  }
+
+  private linkOutside(shown: string, scope: RealScope): FileAccessError {
+    const where = scope.path === this.root ? 'the workspace folder' : this.shown(scope.path);
+    return new FileAccessError('link-outside', shown, `${shown} is, or lies inside, a symbolic link that leads out of ${where}; Repo Wiki does not follow it.`, 'Replace the link with a regular file or folder. Nothing was read or written through it.');
+  }
+
+  private async realPathOf(fd: number, file: string): Promise<string> {
+    return PROC_FD ? this.calls.readlink(`/proc/self/fd/${fd}`) : this.calls.realpath(file);
+  }
+
+  /** The scope folder and its real path, which must itself lie inside the workspace's. */
+  private async scope(within: string = this.root): Promise<RealScope> {
+    const cached = this.scopes.get(within);
+    if (cached) return cached;
+    const { scope, exists } = await this.resolveScope(within);
+    // A folder that does not exist yet (a wiki before init) is resolved again next time.
+    if (exists) this.scopes.set(within, scope);
+    return scope;
+  }
+
+  private async resolveScope(within: string): Promise<{ scope: RealScope; exists: boolean }> {
+    const realRoot = await this.realRoot();
+    if (within === this.root) return { scope: { path: within, real: realRoot }, exists: true };
+    if (!isInside(this.root, within)) throw new FileAccessError('outside', within, `${within} is outside the workspace folder ${this.root}.`);
+    const existing = await nearestExisting(within);
+    const real = path.join(await fs.promises.realpath(existing), path.relative(existing, within));
+    if (!isInside(realRoot, real)) throw this.linkOutside(this.shown(within), { path: this.root, real: realRoot });
+    return { scope: { path: within, real }, exists: existing === within };
+  }
+
+  private realRootCache?: Promise<string>;
+  private realRoot(): Promise<string> {
+    return (this.realRootCache ??= fs.promises.realpath(this.root).catch((error: unknown) => {
+      this.realRootCache = undefined;
+      throw error;
+    }));
+  }
+
+  private relative(file: string): string {
+    return path.relative(this.root, file).split(path.sep).join('/');
+  }
+
+  /** A path as a user knows it: workspace-relative inside the workspace, absolute outside. */
+  private shown(file: string): string {
+    return isInside(this.root, file) ? this.relative(file) : file;
+  }
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+async function nearestExisting(dir: string): Promise<string> {
+  for (let current = dir; ; current = path.dirname(current)) {
+    try {
+      await fs.promises.lstat(current);
+      return current;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(current) === current) throw error;
+    }
+  }
+}
+
+async function readAll(calls: FsCalls, fd: number, length: number): Promise<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(length);
+  let offset = 0;
+  while (offset < length) {
+    const read = await calls.read(fd, buffer, offset, length - offset, offset);
+    if (read === 0) break; // the file shrank since the fstat
+    offset += read;
+  }
+  return offset === length ? buffer : buffer.subarray(0, offset);
+}
+
+function kindOf(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
+function notRegular(shown: string, stat: fs.Stats): FileAccessError {
+  return new FileAccessError('not-regular', shown, `${shown} is ${kindOf(stat)}, not a regular file; Repo Wiki does not read or write it.`, 'Replace it with a regular file, or remove it.');
+}
+
+function symlinkTarget(shown: string): FileAccessError {
+  return new FileAccessError('symlink', shown, `${shown} is a symbolic link; Repo Wiki never writes through a link, so nothing was written.`, 'Replace the link with a regular file.');
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** Write failures as WikiErrors that say what to do; refusals pass through as they are. */
+function writeError(shown: string, error: unknown): WikiError {
+  if (error instanceof WikiError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+    return new WikiError('read-only', `Cannot write ${shown}: the file system is read-only or access is denied (${code}).`, 'Check the folder\'s permissions, or open a writable copy of the repository. Nothing was changed.');
+  }
+  if (code === 'ENOSPC') {
+    return new WikiError('write-failed', `Cannot write ${shown}: the disk is full.`, 'Free some space and try again. Nothing was changed.');
+  }
+  return new WikiError('write-failed', `Cannot write ${shown}: ${(error as Error).message}`, 'Nothing was changed.');
+}
