@@ -36,13 +36,15 @@ export class WorkspaceFiles implements FileSystem {
   private readonly calls: FsCalls;
   private readonly scopes = new Map<string, RealScope>();
   private readonly heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
+  private readonly lockWaitMs: number;
 
   /**
    * `syncReads` reads with blocking calls, which skips a thread-pool round trip per file: for the
    * drift worker and the CLI, never for the extension host's main thread.
    */
-  constructor(readonly root: string, options: { syncReads?: boolean } = {}) {
+  constructor(readonly root: string, options: { syncReads?: boolean; lockWaitMs?: number } = {}) {
     this.calls = options.syncReads ? syncCalls : asyncCalls;
+    this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
   async readFile(file: string, options: ReadOptions = {}): Promise<Uint8Array> {
@@ -156,7 +158,7 @@ export class WorkspaceFiles implements FileSystem {
     const held = this.heldLocks.getStore();
     if (held?.has(lockPath)) return work();
     await this.mkdir(path.dirname(lockPath));
-    const deadline = Date.now() + LOCK_WAIT_MS;
+    const deadline = Date.now() + this.lockWaitMs;
     for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
       const attempt = await FileLock.tryAcquire(lockPath, LOCK_STALE_MS);
       if ('lock' in attempt) {
