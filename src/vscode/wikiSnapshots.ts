@@ -52,7 +52,9 @@ export class WikiSnapshots implements vscode.Disposable {
     try {
       const exists = await wiki.exists();
       const pages = exists ? await wiki.loadPages() : [];
-      const snapshot = { wiki, exists, pages, index: buildIndex(pages), issues: lintPages(pages) };
+      // Problems of the wiki as a whole (a pages folder that leads out, a huge SCHEMA.md) come first.
+      const issues = exists ? [...(await wiki.wikiProblems()), ...lintPages(pages)] : [];
+      const snapshot = { wiki, exists, pages, index: buildIndex(pages), issues };
       this.output.debug(`Read ${pages.length} pages of ${wiki.root} in ${Date.now() - started} ms`);
       return snapshot;
     } catch (error) {

@@ -18,8 +18,11 @@ const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
 // Windows has neither; its symbolic links are caught by the real-path checks instead.
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
-/** On Linux an open file's real path is one readlink away, with no race against a swapped link. */
-const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+/**
+ * How long a folder's resolved real path is reused. Reads come in bursts over the same few folders
+ * (all pages, the cited files of one module); a folder swapped for a link is seen after this.
+ */
+const REAL_FOLDER_TTL_MS = 250;
 
 interface RealScope {
   path: string;
@@ -36,45 +39,70 @@ export class WorkspaceFiles implements FileSystem {
   private readonly calls: FsCalls;
   private readonly scopes = new Map<string, RealScope>();
   private readonly heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
+  private readonly realFolders = new Map<string, { real: Promise<string>; at: number }>();
   private readonly lockWaitMs: number;
 
   /**
    * `syncReads` reads with blocking calls, which skips a thread-pool round trip per file: for the
    * drift worker and the CLI, never for the extension host's main thread.
    */
-  constructor(readonly root: string, options: { syncReads?: boolean; lockWaitMs?: number } = {}) {
+  readonly root: string;
+
+  constructor(root: string, options: { syncReads?: boolean; lockWaitMs?: number } = {}) {
+    this.root = path.resolve(root);
     this.calls = options.syncReads ? syncCalls : asyncCalls;
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  async readFile(file: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const scope = await this.scope(options.within);
-    const shown = this.shown(file);
-    this.assertLexicallyInside(file, scope, shown);
+  async readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    const scope = this.scopes.get(options.within ?? this.root) ?? (await this.scope(options.within));
+    const file = path.normalize(given);
+    if (!isInside(scope.path, file)) throw this.outside(file, scope);
     const secret = sensitivePathReason(this.relative(file));
-    if (secret) throw new FileAccessError('secret', shown, `${shown} ${secret}; Repo Wiki does not read it.`);
+    if (secret) throw new FileAccessError('secret', this.shown(file), `${this.shown(file)} ${secret}; Repo Wiki does not read it.`);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
-    const check = (stat: fs.Stats) => this.assertReadable(stat, file, shown, maxBytes, options.truncate === true);
     const calls = this.calls;
-    let target = file;
-    const link = await calls.lstat(file);
-    if (link.isSymbolicLink()) {
-      target = await calls.realpath(file);
-      if (!isInside(scope.real, target)) throw this.linkOutside(shown, scope);
-      check(await calls.stat(target));
-    } else {
-      check(link);
-    }
-    const fd = await calls.open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    let fd: number;
     try {
-      // Checked again on the open file: the path may have been swapped since the lstat.
+      // O_NOFOLLOW: a link is resolved and checked below, never followed blindly. O_NONBLOCK: a FIFO
+      // opens at once instead of waiting for a writer, and the fstat below refuses it.
+      fd = await calls.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+      fd = await this.openLink(file, scope);
+    }
+    try {
+      // The type and size of the open file itself, so a path swapped since the open cannot slip through.
       const stat = await calls.fstat(fd);
-      check(stat);
-      if (!isInside(scope.real, await this.realPathOf(fd, target))) throw this.linkOutside(shown, scope);
+      this.assertReadable(stat, file, maxBytes, options.truncate === true);
+      // O_NOFOLLOW made the last step no link; the folders above it must lead nowhere out either.
+      if (!isInside(scope.real, await this.realFolder(path.dirname(file)))) throw this.linkOutside(file, scope);
       return await readAll(calls, fd, Math.min(stat.size, maxBytes));
     } finally {
       await calls.close(fd);
     }
+  }
+
+  /** A folder's real path, resolved at most once per REAL_FOLDER_TTL_MS. */
+  private realFolder(dir: string): Promise<string> {
+    const now = Date.now();
+    const cached = this.realFolders.get(dir);
+    if (cached && now - cached.at < REAL_FOLDER_TTL_MS) return cached.real;
+    if (this.realFolders.size > 1000) this.realFolders.clear();
+    const real = Promise.resolve(this.calls.realpath(dir));
+    this.realFolders.set(dir, { real, at: now });
+    real.catch(() => this.realFolders.delete(dir));
+    return real;
+  }
+
+  /** Opens what the link `file` points to, when that stays inside the scope and is no special file. */
+  private async openLink(file: string, scope: RealScope): Promise<number> {
+    const target = await this.calls.realpath(file);
+    if (!isInside(scope.real, target)) throw this.linkOutside(file, scope);
+    // Devices are refused before they are opened: opening one can have effects of its own.
+    const stat = await this.calls.stat(target);
+    if (!stat.isFile() && !stat.isDirectory()) throw notRegular(this.shown(file), stat);
+    return this.calls.open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   }
 
   async writeFileAtomic(file: string, data: string, options: WriteOptions = {}): Promise<void> {
@@ -105,8 +133,6 @@ export class WorkspaceFiles implements FileSystem {
       handle = await fs.promises.open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644);
       const stat = await handle.stat();
       if (!stat.isFile()) throw notRegular(shown, stat);
-      const scope = await this.scope(options.within);
-      if (!isInside(scope.real, await this.realPathOf(handle.fd, target))) throw this.linkOutside(shown, scope);
       // One write call per entry: concurrent appenders (two windows) interleave whole lines.
       await handle.write(data, null, 'utf8');
       await handle.sync();
@@ -131,27 +157,25 @@ export class WorkspaceFiles implements FileSystem {
 
   async readdir(dir: string, options: Scope = {}): Promise<string[]> {
     const scope = await this.scope(options.within);
-    const shown = this.shown(dir);
-    this.assertLexicallyInside(dir, scope, shown);
+    this.assertLexicallyInside(dir, scope);
     const real = await fs.promises.realpath(dir);
-    if (!isInside(scope.real, real)) throw this.linkOutside(shown, scope);
+    if (!isInside(scope.real, real)) throw this.linkOutside(dir, scope);
     return fs.promises.readdir(real);
   }
 
   async mkdir(dir: string, options: Scope = {}): Promise<void> {
     const scope = await this.scope(options.within);
-    const shown = this.shown(dir);
-    this.assertLexicallyInside(dir, scope, shown);
+    this.assertLexicallyInside(dir, scope);
     // A recursive mkdir follows links among the folders that exist: check those before creating.
     const existing = await nearestExisting(dir);
     const floor = isInside(scope.path, existing) ? scope.real : await this.realRoot();
-    if (!isInside(floor, await fs.promises.realpath(existing))) throw this.linkOutside(this.shown(existing), scope);
+    if (!isInside(floor, await fs.promises.realpath(existing))) throw this.linkOutside(existing, scope);
     try {
       await fs.promises.mkdir(dir, { recursive: true });
     } catch (error) {
-      throw writeError(shown, error);
+      throw writeError(this.shown(dir), error);
     }
-    if (!isInside(scope.real, await fs.promises.realpath(dir))) throw this.linkOutside(shown, scope);
+    if (!isInside(scope.real, await fs.promises.realpath(dir))) throw this.linkOutside(dir, scope);
   }
 
   async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
@@ -179,14 +203,14 @@ export class WorkspaceFiles implements FileSystem {
   private async writeTarget(file: string, options: Scope): Promise<string> {
     const scope = await this.scope(options.within);
     const shown = this.shown(file);
-    this.assertLexicallyInside(file, scope, shown);
+    this.assertLexicallyInside(file, scope);
     let dir: string;
     try {
       dir = await fs.promises.realpath(path.dirname(file));
     } catch (error) {
       throw writeError(shown, error);
     }
-    if (!isInside(scope.real, dir)) throw this.linkOutside(shown, scope);
+    if (!isInside(scope.real, dir)) throw this.linkOutside(file, scope);
     const target = path.join(dir, path.basename(file));
     const stat = await fs.promises.lstat(target).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
@@ -197,27 +221,29 @@ export class WorkspaceFiles implements FileSystem {
     return target;
   }
 
-  private assertReadable(stat: fs.Stats, file: string, shown: string, maxBytes: number, truncate: boolean): void {
+  private assertReadable(stat: fs.Stats, file: string, maxBytes: number, truncate: boolean): void {
     if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: ${file} is a folder`), { code: 'EISDIR' });
-    if (!stat.isFile()) throw notRegular(shown, stat);
+    if (!stat.isFile()) throw notRegular(this.shown(file), stat);
     if (stat.size > maxBytes && !truncate) {
+      const shown = this.shown(file);
       throw new FileAccessError('too-large', shown, `${shown} is ${formatBytes(stat.size)}, over the ${formatBytes(maxBytes)} Repo Wiki reads; it was not read.`, 'Cite a smaller file, or keep large data out of the wiki and its citations.');
     }
   }
 
-  private assertLexicallyInside(file: string, scope: RealScope, shown: string): void {
-    if (!isInside(scope.path, file)) {
-      throw new FileAccessError('outside', shown, `${shown} is outside ${this.shown(scope.path) || 'the workspace folder'}; Repo Wiki does not touch it.`);
-    }
+  private assertLexicallyInside(file: string, scope: RealScope): void {
+    if (!isInside(scope.path, path.normalize(file))) throw this.outside(file, scope);
   }
 
-  private linkOutside(shown: string, scope: RealScope): FileAccessError {
+  private outside(file: string, scope: RealScope): FileAccessError {
+    const shown = this.shown(file);
+    return new FileAccessError('outside', shown, `${shown} is outside ${this.shown(scope.path) || 'the workspace folder'}; Repo Wiki does not touch it.`);
+  }
+
+  /** The refusal of a path that is, or lies inside, a link out of the scope (`file` absolute). */
+  private linkOutside(file: string, scope: RealScope): FileAccessError {
+    const shown = this.shown(file);
     const where = scope.path === this.root ? 'the workspace folder' : this.shown(scope.path);
     return new FileAccessError('link-outside', shown, `${shown} is, or lies inside, a symbolic link that leads out of ${where}; Repo Wiki does not follow it.`, 'Replace the link with a regular file or folder. Nothing was read or written through it.');
-  }
-
-  private async realPathOf(fd: number, file: string): Promise<string> {
-    return PROC_FD ? this.calls.readlink(`/proc/self/fd/${fd}`) : this.calls.realpath(file);
   }
 
   /** The scope folder and its real path, which must itself lie inside the workspace's. */
@@ -236,7 +262,7 @@ export class WorkspaceFiles implements FileSystem {
     if (!isInside(this.root, within)) throw new FileAccessError('outside', within, `${within} is outside the workspace folder ${this.root}.`);
     const existing = await nearestExisting(within);
     const real = path.join(await fs.promises.realpath(existing), path.relative(existing, within));
-    if (!isInside(realRoot, real)) throw this.linkOutside(this.shown(within), { path: this.root, real: realRoot });
+    if (!isInside(realRoot, real)) throw this.linkOutside(within, { path: this.root, real: realRoot });
     return { scope: { path: within, real }, exists: existing === within };
   }
 
@@ -248,8 +274,10 @@ export class WorkspaceFiles implements FileSystem {
     }));
   }
 
+  /** Workspace-relative with `/`; a slice, not path.relative, as it runs per read. */
   private relative(file: string): string {
-    return path.relative(this.root, file).split(path.sep).join('/');
+    const relative = isInside(this.root, file) ? file.slice(this.root.length).replace(/^[\\/]+/, '') : path.relative(this.root, file);
+    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
   }
 
   /** A path as a user knows it: workspace-relative inside the workspace, absolute outside. */
@@ -258,10 +286,13 @@ export class WorkspaceFiles implements FileSystem {
   }
 }
 
+/** Whether the normalised absolute path `file` is `folder` or lies under it; plain string work, as it runs per read. */
 function isInside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  if (!file.startsWith(folder)) return false;
+  return file.length === folder.length || file[folder.length] === path.sep || folder.endsWith(path.sep);
 }
+
+
 
 async function nearestExisting(dir: string): Promise<string> {
   for (let current = dir; ; current = path.dirname(current)) {
