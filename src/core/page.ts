@@ -3,7 +3,7 @@ import { FIELD_ORDER, serializeFrontmatter, validateFrontmatter } from './frontm
 import { DEFAULT_SEVERITY, LintCode } from './lintCodes';
 import { parseLinks } from './markdown';
 import type { LintIssue, PageFrontmatter, Range, WikiPage } from './model';
-import { isValidSlug, MAX_SLUG_LENGTH } from './slug';
+import { slugProblem } from './slug';
 import { lineRange } from './text';
 
 /** Pages above this size are reported, not parsed: a wiki page is prose, not a data dump. */
@@ -17,12 +17,8 @@ export function parsePage(relPath: string, slug: string, bytes: Uint8Array): Wik
   const report = (code: LintCode, message: string, range: Range = lineRange(0)) =>
     page.problems.push(issue(code, message, relPath, range));
 
-  if (!isValidSlug(slug)) {
-    report(
-      LintCode.InvalidSlug,
-      `File name "${slug}.md" is not a valid slug: use lowercase a-z, 0-9 and single hyphens, at most ${MAX_SLUG_LENGTH} characters.`,
-    );
-  }
+  const slugIssue = slugProblem(slug);
+  if (slugIssue) report(LintCode.InvalidSlug, `File name "${slug}.md" is not a valid slug: ${slugIssue}.`);
   if (bytes.byteLength > MAX_PAGE_BYTES) {
     report(LintCode.PageTooLarge, `Page is ${(bytes.byteLength / 1048576).toFixed(1)} MB; pages over 1 MB are not read. Split it or move the data out of .wiki/pages/.`);
     return page;

@@ -72,6 +72,7 @@ describe('parsePage', () => {
 
   it('reports a file name that is not a valid slug', () => {
     assert.deepEqual(codes(pageText('T'), 'Bad Name'), [LintCode.InvalidSlug]);
+    assert.match(parse(pageText('T'), 'con').problems[0].message, /"con\.md" is not a valid slug: Windows reserves that name/);
   });
 
   it('handles CRLF line endings and a BOM', () => {

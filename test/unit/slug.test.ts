@@ -30,4 +30,21 @@ describe('slugs', () => {
       assert.throws(() => assertSlug(bad), /not a valid page slug/);
     }
   });
+
+  it('rejects Windows device names, which cannot be checked out as page files there', () => {
+    for (const reserved of ['con', 'prn', 'aux', 'nul', 'com0', 'com9', 'lpt1', 'lpt9']) {
+      assert.equal(isValidSlug(reserved), false, reserved);
+      assert.throws(() => assertSlug(reserved), /not a valid page slug: Windows reserves that name for a device/);
+    }
+    for (const fine of ['con-page', 'console', 'com10', 'lpt', 'nul-2', 'aux-cable']) assert.equal(isValidSlug(fine), true, fine);
+  });
+
+  it('never derives or picks a Windows device name', () => {
+    assert.equal(slugify('CON'), 'con-page');
+    assert.equal(slugify('Nul!'), 'nul-page');
+    assert.equal(slugify('COM1'), 'com1-page');
+    assert.equal(slugify('lpt 1'), 'lpt-1');
+    assert.equal(uniqueSlug('aux', new Set()), 'aux-2');
+    assert.equal(uniqueSlug('aux', new Set(['aux-2'])), 'aux-3');
+  });
 });

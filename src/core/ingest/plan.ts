@@ -163,7 +163,7 @@ function arrayField(data: Record<string, unknown>, key: string, at: string, max:
 function slugField(item: Record<string, unknown>, at: string, problems: PlanProblem[], key = 'slug'): string {
   const value = item[key];
   if (typeof value !== 'string' || !isValidSlug(value)) {
-    problems.push({ path: `${at}.${key}`, message: 'must be a slug: lowercase letters, digits and single hyphens, at most 80 characters' });
+    problems.push({ path: `${at}.${key}`, message: 'must be a slug: lowercase letters, digits and single hyphens, at most 80 characters, not a Windows device name (con, nul, com1, …)' });
     return '';
   }
   return value;
