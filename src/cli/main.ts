@@ -1,12 +1,11 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openWorkspace } from '../adapters/workspace';
 import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
-import { mergeIndexFile } from '../core/indexMerge';
 import type { LintIssue } from '../core/model';
 import type { Wiki } from '../core/wiki';
+import { mergeIndexCommand } from './indexMergeCommand';
 import { DEFAULT_MODEL } from './query';
 
 const USAGE = `Usage: repo-wiki <command> [--workspace DIR] [--format text|json]
@@ -84,7 +83,7 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
-  if (positionals[0] === 'index' && positionals[1] === 'merge') return mergeIndex(positionals.slice(2), io);
+  if (positionals[0] === 'index' && positionals[1] === 'merge') return mergeIndexCommand(positionals.slice(2), io, USAGE);
   const command = positionals[0] === 'query' || positionals[0] === 'ingest' ? positionals[0] : positionals.join(' ');
   const format = values.format as Format;
   const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
@@ -136,27 +135,6 @@ export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promi
     io.err(`repo-wiki: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
     return 2;
   }
-}
-
-/** `index merge BASE OURS THEIRS [PATH]`: git's merge driver contract, the result written to OURS. */
-function mergeIndex(files: string[], io: Io): number {
-  if (files.length < 3) {
-    io.err(`index merge takes BASE OURS THEIRS [PATH] (git passes them as %O %A %B %P).\n\n${USAGE}`);
-    return 2;
-  }
-  const [base, ours, theirs, name = ours] = files;
-  const read = (file: string) => fs.readFileSync(file, 'utf8');
-  const result = mergeIndexFile(name, read(base), read(ours), read(theirs));
-  if (result.text === undefined) {
-    io.err(`repo-wiki: ${name} is not a generated catalog on every side; it is left conflicted for "Repair wiki index" (repo-wiki index rebuild).`);
-    return 1;
-  }
-  fs.writeFileSync(ours, result.text);
-  if (result.conflicts.length) {
-    io.err(`repo-wiki: both sides changed ${result.conflicts.join(', ')} in ${name}; resolve those pages, then rebuild the index.`);
-    return 1;
-  }
-  return 0;
 }
 
 async function init(wiki: Wiki, format: Format, io: Io): Promise<number> {
