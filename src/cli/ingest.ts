@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
-import { isFileAccessError, isNotAFile } from '../core/errors';
+import { isFileAccessError, isNotAFile, WikiError } from '../core/errors';
 import { applyChanges } from '../core/ingest/apply';
 import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
@@ -73,6 +73,7 @@ export async function ingestCommand(wiki: Wiki, paths: readonly string[], option
     if (error instanceof PlanRejectedError) {
       for (const problem of error.problems) io.err(`  ${problem.path}: ${problem.message}`);
       for (const [i, reply] of error.replies.entries()) io.err(`--- raw reply ${i + 1} of ${error.replies.length} ---\n${reply}`);
+      throw new WikiError(error.code, `${error.message} The raw reply was printed to stderr above.`, error.hint);
     }
     if (isLlmError(error) && error.kind === 'cancelled') {
       io.err('repo-wiki ingest: cancelled; nothing was written.');

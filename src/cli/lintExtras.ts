@@ -31,7 +31,8 @@ export async function librarianLint(wiki: Wiki, options: { model: string; maxPag
     await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
     return report;
   } catch (error) {
-    if (error instanceof LintReplyError) onProgress(`--- raw reply ---\n${error.reply}`);
-    throw error;
+    if (!(error instanceof LintReplyError)) throw error;
+    onProgress(`--- raw reply ---\n${error.reply}`);
+    throw new Error(`${error.message} The raw reply was printed to stderr above.`);
   }
 }

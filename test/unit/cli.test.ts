@@ -196,6 +196,21 @@ describe('repo-wiki CLI', function () {
       }
     });
 
+    it('lint --llm exits 2 on a reply that is not the contract and says the raw reply is printed above', async () => {
+      const ws = demoCopy();
+      const mock = await startMockAnthropic({ validKey: 'sk-ant-cli-lint' });
+      try {
+        mock.script({ text: 'Looks fine to me!' });
+        const child = spawn(process.execPath, [CLI, 'lint', '--workspace', ws, '--llm', '--max-pages', '1'], { env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-lint', ANTHROPIC_BASE_URL: mock.url } });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        assert.equal(await new Promise((resolve) => child.on('close', resolve)), 2);
+        assert.match(stderr, /--- raw reply ---\nLooks fine to me!\nrepo-wiki: The librarian's lint reply was rejected: .*\. The raw reply was printed to stderr above\.\n$/);
+      } finally {
+        await mock.close();
+      }
+    });
+
     it('merge-driver install configures git and index merge merges two catalogs', () => {
       const ws = demoCopy();
       spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws });

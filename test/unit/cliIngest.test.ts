@@ -77,6 +77,7 @@ describe('repo-wiki ingest', function () {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /src\/todos\.ts:TodoStore\.teleport does not resolve/);
     assert.match(result.stderr, /--- raw reply 1 of 1 ---/);
+    assert.match(result.stderr, /\nrepo-wiki: The librarian's plan was rejected, so nothing was written: .* The raw reply was printed to stderr above\. Try again, or ingest a smaller source\.\n$/);
     assert.ok(!fs.existsSync(path.join(ws, '.wiki', 'pages', 'todo-completion.md')));
   });
 

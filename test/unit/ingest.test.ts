@@ -243,7 +243,9 @@ describe('ingest: asking the librarian', () => {
     await assert.rejects(planIngest({ wiki, model, resolver, settings: SETTINGS, today: '2026-11-22' }, [SOURCE]), (error: unknown) => {
       assert.ok(error instanceof PlanRejectedError);
       assert.deepEqual(error.replies, ['Sure! {"pages": "lots"}', '{"pages": [{"action": "create"}]}']);
-      assert.match(error.userMessage, /nothing was written[\s\S]*raw reply is in the "Repo Wiki" output/);
+      // Where the raw replies went is for each front end to say.
+      assert.match(error.userMessage, /nothing was written: [\s\S]* Try again, or ingest a smaller source\.$/);
+      assert.doesNotMatch(error.userMessage, /raw reply|output|stderr/);
       return true;
     });
     assert.equal(model.requests.length, 2);

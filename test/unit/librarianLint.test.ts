@@ -88,6 +88,7 @@ describe('librarian lint', () => {
     await assert.rejects(lintWithLibrarian(pages, { model: new ScriptedModel(() => 'Looks fine to me!'), code, settings: SETTINGS }), (error: unknown) => {
       assert.ok(error instanceof LintReplyError);
       assert.equal(error.reply, 'Looks fine to me!');
+      assert.doesNotMatch(error.message, /output|stderr/, 'where the raw reply went is for each front end to say');
       return true;
     });
   });

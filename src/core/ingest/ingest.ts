@@ -47,13 +47,13 @@ export interface IngestPlanResult extends PreparedPlan {
 export class PlanRejectedError extends WikiError {
   constructor(
     readonly problems: readonly PlanProblem[],
-    /** The model's raw replies, for the output channel. */
+    /** The model's raw replies; each front end shows them and says where. */
     readonly replies: readonly string[],
   ) {
     super(
       'plan-rejected',
       `The librarian's plan was rejected, so nothing was written: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}.`,
-      'The raw reply is in the "Repo Wiki" output. Try again, or ingest a smaller source.',
+      'Try again, or ingest a smaller source.',
     );
   }
 }

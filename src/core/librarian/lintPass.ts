@@ -127,7 +127,7 @@ export async function lintWithLibrarian(
 /** The model's lint reply was not the contract; nothing is shown as a finding. */
 export class LintReplyError extends Error {
   constructor(message: string, readonly reply: string) {
-    super(`The librarian's lint reply was rejected: ${message}. The raw reply is in the "Repo Wiki" output.`);
+    super(`The librarian's lint reply was rejected: ${message}.`);
     this.name = 'LintReplyError';
   }
 }

@@ -123,7 +123,7 @@ function reportFailure(services: Services, error: unknown): void {
   if (error instanceof PlanRejectedError) {
     for (const [i, reply] of error.replies.entries()) services.output.warn(`Ingest: raw reply ${i + 1} of ${error.replies.length}:\n${reply}`);
     for (const problem of error.problems) services.output.warn(`Ingest: ${problem.path}: ${problem.message}`);
-    void vscode.window.showErrorMessage(`Ingest failed: ${error.userMessage}`, 'Show Raw Reply').then((choice) => choice && services.output.show());
+    void vscode.window.showErrorMessage(`Ingest failed: ${error.message} The raw reply is in the Repo Wiki output channel. ${error.hint}`, 'Show Raw Reply').then((choice) => choice && services.output.show());
     return;
   }
   if (isLlmError(error)) {

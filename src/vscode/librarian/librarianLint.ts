@@ -143,8 +143,8 @@ function reportFailure(services: Services, error: unknown): void {
   if (error instanceof LintReplyError || error instanceof PlanRejectedError) {
     const replies = error instanceof LintReplyError ? [error.reply] : error.replies;
     for (const reply of replies) services.output.warn(`Librarian lint: raw reply:\n${reply}`);
-    const message = error instanceof PlanRejectedError ? error.userMessage : error.message;
-    void vscode.window.showErrorMessage(message, 'Show Raw Reply').then((choice) => choice && services.output.show());
+    const hint = error instanceof PlanRejectedError ? ` ${error.hint}` : '';
+    void vscode.window.showErrorMessage(`${error.message} The raw reply is in the Repo Wiki output channel.${hint}`, 'Show Raw Reply').then((choice) => choice && services.output.show());
     return;
   }
   if (isLlmError(error)) {
