@@ -4,6 +4,7 @@ import { openWorkspace } from '../adapters/workspace';
 import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
 import type { LintIssue } from '../core/model';
+import { terminalSafe } from '../core/terminalText';
 import type { Wiki } from '../core/wiki';
 import { mergeIndexCommand } from './indexMergeCommand';
 import { DEFAULT_MODEL } from './query';
@@ -53,7 +54,8 @@ interface Io {
 }
 
 /** Runs one CLI invocation and returns its exit code: 0 ok, 1 lint errors, 2 usage or failure. */
-export async function runCli(argv: string[], io: Io, cwd = process.cwd()): Promise<number> {
+export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()): Promise<number> {
+  const io = escapedIo(terminal);
   let parsed;
   try {
     parsed = parseArgs({
@@ -225,6 +227,15 @@ async function query(wiki: Wiki, question: string, format: Format, options: { of
   return 0;
 }
 
+/** Every line the CLI prints goes through here: page titles, file names and model replies may carry escape sequences. */
+function escapedIo(io: Io): Io {
+  return {
+    out: (text) => io.out(terminalSafe(text)),
+    err: (text) => io.err(terminalSafe(text)),
+    ...(io.write ? { write: (text: string) => io.write!(terminalSafe(text)) } : {}),
+  };
+}
+
 // GitHub Actions workflow-command escaping.
 function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -246,7 +257,14 @@ function toJson(issue: LintIssue) {
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t), write: (t) => process.stdout.write(t) }).then((code) => {
-    process.exitCode = code;
-  });
+  runCli(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t), write: (t) => process.stdout.write(t) }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      // A bug, not a user error: still one escaped line, never a raw message with escape sequences.
+      console.error(terminalSafe(`repo-wiki: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+      process.exitCode = 2;
+    },
+  );
 }
