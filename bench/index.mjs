@@ -8,7 +8,7 @@ import { ms, stats, verdict } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { Wiki } = require('../out/src/core/wiki.js');
-const { NodeFileSystem } = require('../out/src/adapters/nodeFileSystem.js');
+const { WorkspaceFiles } = require('../out/src/adapters/files/workspaceFiles.js');
 
 const PAGES = 2000;
 const RUNS = 7;
@@ -38,7 +38,7 @@ ${paragraph.repeat(6)}`);
 }
 
 // A new Wiki per run: a Wiki reuses the parse of unchanged pages, and this measures a full rebuild.
-const freshWiki = () => new Wiki(root, new NodeFileSystem(), { now: () => new Date() });
+const freshWiki = () => new Wiki(root, new WorkspaceFiles(root), { now: () => new Date() });
 const readOnly = async () => {
   const names = await readdir(pagesDir);
   await Promise.all(names.map((name) => readFile(join(pagesDir, name))));

@@ -61,10 +61,10 @@ const yamlString = (s) => JSON.stringify(s);
  */
 export async function writePages(root, wikiDir, citations) {
   const { DriftEngine } = out('core/drift/driftEngine');
-  const { NodeFileSystem } = out('adapters/nodeFileSystem');
+  const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
   const { CachingSymbolParser, TsSymbolParser } = out('adapters/typescript/tsSymbolParser');
   const { WorkspaceSearch } = out('adapters/workspaceSearch');
-  const engine = new DriftEngine(root, new NodeFileSystem(), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root));
+  const engine = new DriftEngine(root, new WorkspaceFiles(root), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root, new WorkspaceFiles(root)));
   mkdirSync(join(wikiDir, 'pages'), { recursive: true });
   let pages = 0;
   for (let start = 0; start < citations.length; start += PER_PAGE, pages++) {

@@ -11,7 +11,7 @@ import { citingSlugs, edited, loadTargets } from './edits.mjs';
 const { root, targetsFile, workerScript, iterations } = JSON.parse(process.argv[2]);
 const { DriftClient } = out('adapters/drift/driftClient');
 const { Wiki } = out('core/wiki');
-const { NodeFileSystem } = out('adapters/nodeFileSystem');
+const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
 
 // Two independent views of main-thread stalls: Node's histogram (1 ms resolution) and the largest
 // gap between ticks of a 1 ms interval timer (which also sees stalls the histogram folds away).
@@ -37,7 +37,7 @@ clearInterval(ticker);
 if (report.issues.length) throw new Error(`host: the full scan found ${report.issues.length} issues`);
 
 // Warm path, the extension's way (slugs computed on the main thread beforehand, as driftFeature does).
-const pages = await new Wiki(root, new NodeFileSystem(), { now: () => new Date() }).loadPages();
+const pages = await new Wiki(root, new WorkspaceFiles(root), { now: () => new Date() }).loadPages();
 const citing = citingSlugs(pages);
 const targets = loadTargets(root, JSON.parse(readFileSync(targetsFile, 'utf8')));
 const samples = [];

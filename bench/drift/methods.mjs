@@ -129,13 +129,13 @@ const methods = {
 function makeEngine() {
   const { DriftEngine } = out('core/drift/driftEngine');
   // The file system the drift worker and the CLI use.
-  const { WorkerFileSystem } = out('adapters/drift/workerFileSystem');
+  const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
   const { CachingSymbolParser, TsSymbolParser } = out('adapters/typescript/tsSymbolParser');
   const { WorkspaceSearch } = out('adapters/workspaceSearch');
   const { Wiki } = out('core/wiki');
-  const fs = new WorkerFileSystem();
+  const fs = new WorkspaceFiles(root, { syncReads: true });
   return {
-    engine: new DriftEngine(root, fs, new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root)),
+    engine: new DriftEngine(root, fs, new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root, fs)),
     wiki: new Wiki(root, fs, { now: () => new Date() }),
   };
 }

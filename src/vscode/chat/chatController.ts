@@ -205,6 +205,11 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'notice', message: `There is no page [[${slug}]] in this wiki.` });
       return;
     }
+    if (!page.readable) {
+      // A FIFO, a link out of the wiki, a binary file: not opened from a chat link.
+      this.post({ type: 'notice', message: `[[${slug}]] is not opened: ${page.problems[0]?.message ?? 'it is not a readable page'}` });
+      return;
+    }
     await vscode.window.showTextDocument(vscode.Uri.file(wiki.pagePath(slug)), { preview: true });
   }
 
@@ -215,7 +220,14 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'notice', message: `${text} is not a code citation inside this workspace.` });
       return;
     }
-    const found = await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol });
+    let found: { path: string; line: number } | null;
+    try {
+      found = await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol });
+    } catch (error) {
+      // The worker refuses a link out of the workspace, a FIFO, a device.
+      this.post({ type: 'notice', message: `${text} is not opened: ${(error as Error).message}` });
+      return;
+    }
     if (!found) {
       this.post({ type: 'notice', message: `${text} does not resolve to any code now.` });
       return;
