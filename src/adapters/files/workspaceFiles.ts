@@ -37,9 +37,9 @@ interface RealScope {
  */
 export class WorkspaceFiles implements FileSystem {
   private readonly calls: FsCalls;
-  private readonly scopes = new Map<string, RealScope>();
+  private readonly scopes = new Map<string, Promise<RealScope>>();
   private readonly heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
-  private readonly realFolders = new Map<string, { real: Promise<string>; at: number }>();
+  private readonly realFolders = new Map<string, { real: string | Promise<string>; at: number }>();
   private readonly lockWaitMs: number;
 
   /**
@@ -55,54 +55,53 @@ export class WorkspaceFiles implements FileSystem {
   }
 
   async readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const scope = this.scopes.get(options.within ?? this.root) ?? (await this.scope(options.within));
+    const scope = await this.scope(options.within);
     const file = path.normalize(given);
     if (!isInside(scope.path, file)) throw this.outside(file, scope);
     const secret = sensitivePathReason(this.relative(file));
     if (secret) throw new FileAccessError('secret', this.shown(file), `${this.shown(file)} ${secret}; Repo Wiki does not read it.`);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
-    const calls = this.calls;
-    let fd: number;
-    try {
-      // O_NOFOLLOW: a link is resolved and checked below, never followed blindly. O_NONBLOCK: a FIFO
-      // opens at once instead of waiting for a writer, and the fstat below refuses it.
-      fd = await calls.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-      fd = await this.openLink(file, scope);
-    }
-    try {
-      // The type and size of the open file itself, so a path swapped since the open cannot slip through.
-      const stat = await calls.fstat(fd);
+    // Checked on the open file itself (its fstat), so a path swapped since the open cannot slip through.
+    const check = (stat: fs.Stats): void | Promise<void> => {
       this.assertReadable(stat, file, maxBytes, options.truncate === true);
       // O_NOFOLLOW made the last step no link; the folders above it must lead nowhere out either.
-      if (!isInside(scope.real, await this.realFolder(path.dirname(file)))) throw this.linkOutside(file, scope);
-      return await readAll(calls, fd, Math.min(stat.size, maxBytes));
-    } finally {
-      await calls.close(fd);
+      const folder = this.realFolder(path.dirname(file));
+      const assertInside = (real: string) => {
+        if (!isInside(scope.real, real)) throw this.linkOutside(file, scope);
+      };
+      return typeof folder === 'string' ? assertInside(folder) : folder.then(assertInside);
+    };
+    try {
+      // O_NOFOLLOW: a link is resolved and checked first, never followed blindly. O_NONBLOCK: a
+      // FIFO opens at once instead of waiting for a writer, and the check refuses it.
+      return await this.calls.readChecked(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, check);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     }
+    const target = await this.linkTarget(file, scope);
+    return this.calls.readChecked(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, (stat) => this.assertReadable(stat, file, maxBytes, options.truncate === true));
   }
 
-  /** A folder's real path, resolved at most once per REAL_FOLDER_TTL_MS. */
-  private realFolder(dir: string): Promise<string> {
+  /** A folder's real path, resolved at most once per REAL_FOLDER_TTL_MS (a promise on the thread pool, a string when blocking). */
+  private realFolder(dir: string): string | Promise<string> {
     const now = Date.now();
     const cached = this.realFolders.get(dir);
     if (cached && now - cached.at < REAL_FOLDER_TTL_MS) return cached.real;
     if (this.realFolders.size > 1000) this.realFolders.clear();
-    const real = Promise.resolve(this.calls.realpath(dir));
+    const real = this.calls.realpath(dir);
     this.realFolders.set(dir, { real, at: now });
-    real.catch(() => this.realFolders.delete(dir));
+    if (typeof real !== 'string') real.catch(() => this.realFolders.delete(dir));
     return real;
   }
 
-  /** Opens what the link `file` points to, when that stays inside the scope and is no special file. */
-  private async openLink(file: string, scope: RealScope): Promise<number> {
+  /** The real path the link `file` points to, when that stays inside the scope and is a regular file. */
+  private async linkTarget(file: string, scope: RealScope): Promise<string> {
     const target = await this.calls.realpath(file);
     if (!isInside(scope.real, target)) throw this.linkOutside(file, scope);
     // Devices are refused before they are opened: opening one can have effects of its own.
     const stat = await this.calls.stat(target);
     if (!stat.isFile() && !stat.isDirectory()) throw notRegular(this.shown(file), stat);
-    return this.calls.open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    return target;
   }
 
   async writeFileAtomic(file: string, data: string, options: WriteOptions = {}): Promise<void> {
@@ -246,13 +245,18 @@ export class WorkspaceFiles implements FileSystem {
     return new FileAccessError('link-outside', shown, `${shown} is, or lies inside, a symbolic link that leads out of ${where}; Repo Wiki does not follow it.`, 'Replace the link with a regular file or folder. Nothing was read or written through it.');
   }
 
-  /** The scope folder and its real path, which must itself lie inside the workspace's. */
-  private async scope(within: string = this.root): Promise<RealScope> {
-    const cached = this.scopes.get(within);
-    if (cached) return cached;
-    const { scope, exists } = await this.resolveScope(within);
-    // A folder that does not exist yet (a wiki before init) is resolved again next time.
-    if (exists) this.scopes.set(within, scope);
+  /** The scope folder and its real path, which must itself lie inside the workspace's; resolved once, shared by concurrent reads. */
+  private scope(within: string = this.root): Promise<RealScope> {
+    let scope = this.scopes.get(within);
+    if (!scope) {
+      scope = this.resolveScope(within).then(({ scope: resolved, exists }) => {
+        // A folder that does not exist yet (a wiki before init) is resolved again next time.
+        if (!exists) this.scopes.delete(within);
+        return resolved;
+      });
+      this.scopes.set(within, scope);
+      scope.catch(() => this.scopes.delete(within));
+    }
     return scope;
   }
 
@@ -303,17 +307,6 @@ async function nearestExisting(dir: string): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(current) === current) throw error;
     }
   }
-}
-
-async function readAll(calls: FsCalls, fd: number, length: number): Promise<Uint8Array> {
-  const buffer = Buffer.allocUnsafe(length);
-  let offset = 0;
-  while (offset < length) {
-    const read = await calls.read(fd, buffer, offset, length - offset, offset);
-    if (read === 0) break; // the file shrank since the fstat
-    offset += read;
-  }
-  return offset === length ? buffer : buffer.subarray(0, offset);
 }
 
 function kindOf(stat: fs.Stats): string {
