@@ -83,6 +83,19 @@ function integrationSuites(prepareWorkspace) {
         return { folder, dirs: [folder], settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } };
       },
     },
+    // One hostile repository (test/harness/hostileRepo.cjs), in a trusted and in a Restricted Mode window;
+    // both run test/integration/hostile/. The outside folder is cleaned up with the workspace.
+    ...['hostile', 'hostile-restricted'].map((name) => ({
+      name,
+      prepare: () => {
+        const folder = prepareWorkspace(path.join(ROOT, 'demo')); // committed clean; the hostile files stay untracked
+        const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-outside-'));
+        const repo = harness('hostileRepo.cjs').makeHostileRepo(folder, { outside });
+        const settings = name === 'hostile-restricted' ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : undefined;
+        // A hang must fail this suite in minutes, not after the default 5.
+        return { folder, dirs: [folder, outside], settings, timeoutMs: 240000, env: { REPO_WIKI_TEST_FOLDER: 'hostile', REPO_WIKI_HOSTILE: JSON.stringify(repo) } };
+      },
+    })),
     {
       name: 'multi-root',
       prepare: () => {
@@ -137,7 +150,7 @@ if (want('integration')) {
         const { dirs, ...options } = suite.prepare();
         const r = await runExtensionTests({
           ...options, extensionDevelopmentPath: ROOT, extensionTestsPath: testsPath,
-          env: { REPO_WIKI_TEST_SUITE: suite.name, REPO_WIKI_TEST_WORKSPACE: options.folder },
+          env: { REPO_WIKI_TEST_SUITE: suite.name, REPO_WIKI_TEST_WORKSPACE: options.folder, ...options.env },
         });
         if (r.exitCode === 0) for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
         else console.error(`[integration:${suite.name}] workspace kept: ${dirs.join(', ')}`);

@@ -20,8 +20,9 @@ export function run(): Promise<void> {
     grep: process.env.REPO_WIKI_TEST_GREP || undefined,
   });
   mocha.reporter(findReporter());
-  // Each suite is a folder of tests for one kind of window (a plain folder, Restricted Mode, multi-root).
-  const suiteDir = path.join(__dirname, process.env.REPO_WIKI_TEST_SUITE || 'workspace');
+  // Each suite is a folder of tests for one kind of window (a plain folder, Restricted Mode, multi-root);
+  // REPO_WIKI_TEST_FOLDER lets two suites (e.g. hostile, hostile-restricted) share one folder.
+  const suiteDir = path.join(__dirname, process.env.REPO_WIKI_TEST_FOLDER || process.env.REPO_WIKI_TEST_SUITE || 'workspace');
   const files = fs.readdirSync(suiteDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js')).sort();
   if (files.length === 0) return Promise.reject(new Error(`no *.test.js files in ${suiteDir}`));
   for (const f of files) mocha.addFile(path.join(suiteDir, f));
