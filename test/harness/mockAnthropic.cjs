@@ -4,7 +4,8 @@
 //   const mock = await startMockAnthropic({ validKey?, port?, defaultReply? });
 //   mock.url, mock.requests, mock.script(...replies), mock.settled(), mock.close()
 //
-// Replies are queued by script() and consumed one per request; each is an object or (body) => object:
+// Replies are queued by script() and consumed one per request; each is an object or (body) => object
+// (or a promise of one, to hold the answer back, e.g. until a second request has arrived):
 //   { text?, chunks?, delayMs?, model?, usage?, onChunk? }  an answer streamed in `chunks` deltas (a count,
 //                                            default 4, or the deltas themselves); onChunk(i, delta) runs
 //                                            as each is written; usage overrides the reported token counts
@@ -83,7 +84,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
       return;
     }
     const next = queue.length ? queue.shift() : defaultReply;
-    const reply = typeof next === 'function' ? next(body) : next;
+    const reply = await (typeof next === 'function' ? next(body) : next);
     if (reply.status) {
       sendError(res, reply);
       record.outcome = 'error';
