@@ -2,6 +2,7 @@ import { createDriftEngine } from '../adapters/drift/driftCore';
 import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
 import type { DriftEngine, DriftReport } from '../core/drift/driftEngine';
 import { stampPage } from '../core/drift/stamp';
+import { WikiError } from '../core/errors';
 import type { Wiki } from '../core/wiki';
 
 /** The drift engine for a wiki's workspace folder, reading files synchronously as the worker does. */
@@ -9,17 +10,24 @@ export function driftEngineFor(wiki: Wiki): DriftEngine {
   return createDriftEngine(wiki.root, new WorkspaceFiles(wiki.root, { syncReads: true })).engine;
 }
 
-/** One drift pass over the whole wiki; with `stamp`, citations without an anchor are stamped first. */
-export async function checkDrift(wiki: Wiki, options: { stamp: boolean }): Promise<{ report: DriftReport; stamped: number }> {
+/**
+ * One drift pass over the whole wiki; with `stamp`, citations without an anchor are stamped first.
+ * A refused stamp (a log that is a link, the wiki busy) is returned, and the check still runs.
+ */
+export async function checkDrift(wiki: Wiki, options: { stamp: boolean }): Promise<{ report: DriftReport; stamped: number; stampError?: WikiError }> {
   const engine = driftEngineFor(wiki);
   let pages = await wiki.loadPages();
   let stamped = 0;
+  let stampError: WikiError | undefined;
   if (options.stamp) {
-    for (const page of pages.filter((p) => p.valid)) stamped += (await stampPage(wiki, engine, page, { onlyMissing: true })).stamped.length;
-    if (stamped) {
-      await wiki.rebuildIndex();
-      pages = await wiki.loadPages();
+    try {
+      for (const page of pages.filter((p) => p.valid)) stamped += (await stampPage(wiki, engine, page, { onlyMissing: true })).stamped.length;
+      if (stamped) await wiki.rebuildIndex();
+    } catch (error) {
+      if (!(error instanceof WikiError)) throw error;
+      stampError = error;
     }
+    if (stamped) pages = await wiki.loadPages();
   }
-  return { report: await engine.check(pages), stamped };
+  return { report: await engine.check(pages), stamped, ...(stampError ? { stampError } : {}) };
 }

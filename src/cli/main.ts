@@ -147,6 +147,8 @@ async function init(wiki: Wiki, format: Format, io: Io): Promise<number> {
 }
 
 async function rebuild(wiki: Wiki, format: Format, io: Io): Promise<number> {
+  // Say why before the rebuild refuses: a pages folder that leads out is never read, nor indexed as empty.
+  if (format === 'text') for (const problem of await wikiErrors(wiki)) io.err(issueLine(problem));
   const { pages, changed } = await wiki.rebuildIndex();
   if (format === 'json') io.out(JSON.stringify({ pages: pages.length, changed }));
   else io.out(`Index rebuilt from ${pages.length} pages${changed ? '' : ' (already current)'}.`);
@@ -156,7 +158,15 @@ async function rebuild(wiki: Wiki, format: Format, io: Io): Promise<number> {
 async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number } }): Promise<number> {
   // TypeScript and the SDK load only for these flags.
   const extras = options.fix || options.llm ? await import('./lintExtras') : undefined;
-  const fixed = options.fix ? await extras!.fixLint(wiki) : undefined;
+  let fixed: Awaited<ReturnType<NonNullable<typeof extras>['fixLint']>> | undefined;
+  let fixFailed = false;
+  try {
+    fixed = options.fix ? await extras!.fixLint(wiki) : undefined;
+  } catch (error) {
+    // The fixes were refused (a log that is a link, the wiki busy): the lint results are still worth showing.
+    io.err(`repo-wiki: lint --fix: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
+    fixFailed = true;
+  }
   const { pages, issues: deterministic } = await wiki.lint();
   const librarian = options.llm ? await extras!.librarianLint(wiki, options.llm, (line) => io.err(line)) : undefined;
   const issues = [...deterministic, ...(librarian?.findings ?? [])];
@@ -170,34 +180,35 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
       for (const { slug, citations } of fixed.stale) io.out(`fixed  .wiki/pages/${slug}.md  marked stale: all ${citations} code citations are missing`);
       if (fixed.indexChanged) io.out('fixed  .wiki/index.json  rebuilt');
     }
-    for (const issue of issues) {
-      const { line, column } = toJson(issue);
-      io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.message}`);
-    }
+    for (const issue of issues) io.out(issueLine(issue));
     io.out(`${pages.length} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${issues.length - errors} other issue${issues.length - errors === 1 ? '' : 's'}.`);
     if (librarian) {
       io.out(`Librarian: ${librarian.findings.length} findings in ${librarian.pagesChecked.length} pages, ${librarian.usage.inputTokens} of ${librarian.budget.maxTokens} input tokens${librarian.pagesSkipped.length ? `; ${librarian.pagesSkipped.length} pages left for the next run` : ''}.`);
     }
   }
-  return errors ? 1 : 0;
+  return fixFailed ? 2 : errors ? 1 : 0;
 }
 
 async function drift(wiki: Wiki, format: Format, stamp: boolean, io: Io): Promise<number> {
   // TypeScript loads only for this command.
   const { checkDrift } = await import('./drift');
-  const { report, stamped } = await checkDrift(wiki, { stamp });
-  const errors = report.issues.filter((issue) => issue.severity === 'error').length;
+  const { report, stamped, stampError } = await checkDrift(wiki, { stamp });
+  if (stampError) io.err(`repo-wiki: drift --stamp: ${stampError.userMessage}`);
+  // A pages folder that leads out means no page was checked: an error, never a green run.
+  const problems = await wikiErrors(wiki);
+  const errors = problems.length + report.issues.filter((issue) => issue.severity === 'error').length;
   if (format === 'json') {
     const issues = report.issues.map((issue) => ({ ...toJson(issue), citation: issue.data.citation }));
     const ordered = issues.map(({ page, line, column, citation, code, severity, message }) => ({ page, line, column, citation, code, severity, message }));
-    io.out(JSON.stringify({ pagesChecked: report.pagesChecked, citationsChecked: report.citationsChecked, issues: ordered }, null, 2));
+    io.out(JSON.stringify({ pagesChecked: report.pagesChecked, citationsChecked: report.citationsChecked, issues: ordered, ...(problems.length ? { problems: problems.map(toJson) } : {}) }, null, 2));
   } else if (format === 'github') {
-    for (const issue of report.issues) {
+    for (const issue of [...problems, ...report.issues]) {
       const { line, column } = toJson(issue);
       const level = issue.severity === 'error' ? 'error' : issue.severity === 'warning' ? 'warning' : 'notice';
       io.out(`::${level} file=${escapeProperty(issue.page)},line=${line},col=${column},title=${escapeProperty(`repo-wiki ${issue.code}`)}::${escapeData(issue.message)}`);
     }
   } else {
+    for (const problem of problems) io.out(issueLine(problem));
     for (const issue of report.issues) {
       const { line, column } = toJson(issue);
       io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.data.citation}  ${issue.message}`);
@@ -205,7 +216,17 @@ async function drift(wiki: Wiki, format: Format, stamp: boolean, io: Io): Promis
     if (stamp) io.out(`Stamped ${stamped} citation${stamped === 1 ? '' : 's'}.`);
     io.out(`${report.citationsChecked} citations in ${report.pagesChecked} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${report.issues.length - errors} other issue${report.issues.length - errors === 1 ? '' : 's'}.`);
   }
-  return errors ? 1 : 0;
+  return stampError ? 2 : errors ? 1 : 0;
+}
+
+/** Errors of the wiki as a whole (a pages folder that leads out), which keep pages from being read at all. */
+async function wikiErrors(wiki: Wiki): Promise<LintIssue[]> {
+  return (await wiki.wikiProblems()).filter((problem) => problem.severity === 'error');
+}
+
+function issueLine(issue: LintIssue): string {
+  const { line, column } = toJson(issue);
+  return `${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.message}`;
 }
 
 async function query(wiki: Wiki, question: string, format: Format, options: { offline: boolean; model: string }, io: Io): Promise<number> {

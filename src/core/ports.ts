@@ -39,6 +39,8 @@ export interface FileSystem {
   /** Entry names (not paths) of a folder. */
   readdir(path: string, options?: Scope): Promise<string[]>;
   mkdir(path: string, options?: Scope): Promise<void>;
+  /** Throws the refusal a write to `path` would meet (a link, a special file, a folder leading out); writes nothing. */
+  assertWritable(path: string, options?: Scope): Promise<void>;
   /**
    * Runs `work` holding the lock file `lockPath`, shared by every process that writes the same
    * wiki; waits for another holder, and takes over a stale lock. Re-entrant within one `work`.

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isFileAccessError, isNotAFile, WikiError, type FileAccessError } from './errors';
+import { FileAccessError, isFileAccessError, isNotAFile, WikiError } from './errors';
 import { appendText, parseLog } from './log';
 import type { LintIssue, LogEntry, PageFrontmatter, Topic, WikiIndex, WikiPage } from './model';
 import { lintPages } from './lint';
@@ -98,7 +98,27 @@ export class Wiki {
    * never lose each other's pages. Re-entrant.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    return this.fs.withLock(this.lockPath, work);
+    return this.locked(work, { logs: true });
+  }
+
+  /** The write lock, with the up-front check of what the work writes (the log only when it appends to it). */
+  private locked<T>(work: () => Promise<T>, options: { logs: boolean }): Promise<T> {
+    return this.fs.withLock(this.lockPath, async () => {
+      await this.assertWritable(options.logs);
+      return work();
+    });
+  }
+
+  /**
+   * Refuses up front, before any page is written, when a write of the operation would be refused
+   * later: a log or index that is a link or a FIFO, a pages folder that leads out. So a refusal
+   * never leaves pages written and their log line missing.
+   */
+  private async assertWritable(logs: boolean): Promise<void> {
+    const { problem } = await this.pagesFolder();
+    if (problem) throw new FileAccessError('link-outside', problem.page, problem.message, 'Nothing was changed.');
+    const files = logs ? [this.logPath, this.indexPath, this.indexMarkdownPath] : [this.indexPath, this.indexMarkdownPath];
+    for (const file of files) await this.fs.assertWritable(file, { within: this.dir });
   }
 
   async loadPages(): Promise<WikiPage[]> {
@@ -187,10 +207,10 @@ export class Wiki {
 
   async writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
     const absolute = this.pagePath(slug);
-    await this.exclusive(async () => {
+    await this.locked(async () => {
       await this.fs.mkdir(this.pagesDir, { within: this.dir });
       await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body, extraFields), { within: this.dir });
-    });
+    }, { logs: false });
     return absolute;
   }
 
@@ -226,7 +246,7 @@ export class Wiki {
    * page another process just wrote is never left out; files are only rewritten when they differ.
    */
   rebuildIndex(): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }> {
-    return this.exclusive(async () => {
+    return this.locked(async () => {
       const pages = await this.loadPages();
       const index = buildIndex(pages);
       const [changedJson, changedMarkdown] = await Promise.all([
@@ -234,7 +254,7 @@ export class Wiki {
         this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index)),
       ]);
       return { index, pages, changed: changedJson || changedMarkdown };
-    });
+    }, { logs: false });
   }
 
   /** The index, regenerated first when it is missing, unparsable or either file has merge conflict markers. */

@@ -126,7 +126,7 @@ function makeHostileRepo(dir, { outside, pagesLinkOut = false, demo = DEMO } = {
 
   const badCitations = [
     { citation: 'src/fifo.ts', code: 'unreadable-file' },
-    { citation: 'src/zero.ts', code: 'unreadable-file' },
+    { citation: 'src/zero.ts', code: 'outside-workspace' },
     { citation: 'src/huge.ts', code: 'unreadable-file' },
     { citation: 'src/null.ts', code: 'unreadable-file' },
     { citation: 'src/outside.ts', code: 'outside-workspace' },

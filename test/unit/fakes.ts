@@ -41,6 +41,11 @@ export class MemoryFileSystem implements FileSystem {
     return bytes;
   }
 
+  async assertWritable(file: string): Promise<void> {
+    const refusal = this.refused.get(file) ?? this.refused.get(path.dirname(file));
+    if (refusal) throw refusal;
+  }
+
   async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
     this.locksTaken.push(lockPath);
     this.lockHeld++;

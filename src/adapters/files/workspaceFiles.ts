@@ -177,6 +177,16 @@ export class WorkspaceFiles implements FileSystem {
     if (!isInside(scope.real, await fs.promises.realpath(dir))) throw this.linkOutside(dir, scope);
   }
 
+  async assertWritable(file: string, options: Scope = {}): Promise<void> {
+    try {
+      await this.writeTarget(file, options);
+    } catch (error) {
+      // A folder that does not exist yet is created by the write itself.
+      if ((error as WikiError).code === 'write-failed' && !(await this.stat(path.dirname(file)))) return;
+      throw error;
+    }
+  }
+
   async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
     const held = this.heldLocks.getStore();
     if (held?.has(lockPath)) return work();
@@ -242,7 +252,7 @@ export class WorkspaceFiles implements FileSystem {
   private linkOutside(file: string, scope: RealScope): FileAccessError {
     const shown = this.shown(file);
     const where = scope.path === this.root ? 'the workspace folder' : this.shown(scope.path);
-    return new FileAccessError('link-outside', shown, `${shown} is, or lies inside, a symbolic link that leads out of ${where}; Repo Wiki does not follow it.`, 'Replace the link with a regular file or folder. Nothing was read or written through it.');
+    return new FileAccessError('link-outside', shown, `${shown} is, or lies inside, a symbolic link that leads out of ${where}; Repo Wiki does not follow it.`, 'Replace the link with a regular file or folder. Nothing was read or written through it, and nothing was changed.');
   }
 
   /** The scope folder and its real path, which must itself lie inside the workspace's; resolved once, shared by concurrent reads. */
@@ -319,11 +329,11 @@ function kindOf(stat: fs.Stats): string {
 }
 
 function notRegular(shown: string, stat: fs.Stats): FileAccessError {
-  return new FileAccessError('not-regular', shown, `${shown} is ${kindOf(stat)}, not a regular file; Repo Wiki does not read or write it.`, 'Replace it with a regular file, or remove it.');
+  return new FileAccessError('not-regular', shown, `${shown} is ${kindOf(stat)}, not a regular file; Repo Wiki does not read or write it.`, 'Replace it with a regular file, or remove it. Nothing was changed.');
 }
 
 function symlinkTarget(shown: string): FileAccessError {
-  return new FileAccessError('symlink', shown, `${shown} is a symbolic link; Repo Wiki never writes through a link, so nothing was written.`, 'Replace the link with a regular file.');
+  return new FileAccessError('symlink', shown, `${shown} is a symbolic link; Repo Wiki never writes through a link, so nothing was written.`, 'Replace the link with a regular file. Nothing was changed.');
 }
 
 function formatBytes(bytes: number): string {
