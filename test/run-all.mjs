@@ -120,6 +120,18 @@ const built = await step('build', () => {
   run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.test.json']);
 });
 
+// This repository's own wiki (.wiki/), checked with the CLI just built: a lint error or a citation in error fails the run.
+if (want('unit') && fs.existsSync(path.join(ROOT, '.wiki', 'index.json'))) {
+  for (const check of ['lint', 'drift']) {
+    if (!built) skip(`wiki:${check}`, 'build failed');
+    else await step(`wiki:${check}`, () => {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), check, '--workspace', ROOT], { stdio: 'inherit' });
+      if (r.status !== 0) console.error(`[wiki:${check}] repo-wiki ${check} exited with ${r.status ?? r.signal}: fix the page (or the code) it names`);
+      return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1 };
+    }, { counted: true });
+  }
+}
+
 if (want('unit')) {
   if (built) await step('unit', () => mocha('unit', 'out/test/unit/**/*.test.js'), { counted: true });
   else skip('unit', 'build failed');

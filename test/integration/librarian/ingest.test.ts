@@ -11,10 +11,12 @@ import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type Moc
 const API_KEY = 'sk-ant-ingest-test-key';
 
 /** Every file under .wiki/ with its content, to prove that nothing was written. */
+/** The wiki's committed files; `.cache/` is local state (the write lock comes and goes with any write). */
 function wikiFiles(root: string): Map<string, string> {
   const files = new Map<string, string>();
   const dir = path.join(root, '.wiki');
   for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (name === '.cache' || name.startsWith(`.cache${path.sep}`)) continue;
     const file = path.join(dir, name);
     if (fs.statSync(file).isFile()) files.set(name, fs.readFileSync(file, 'utf8'));
   }
