@@ -6,5 +6,5 @@ run('npm run package --silent');
 run('npx tsc -p tsconfig.test.json');
 for (const bench of ['activation', 'size', 'index', 'fileAccess/index', 'drift/index', 'chat/retrieval', 'chat/persist', 'chat/render', 'ingest/index']) {
   console.log('');
-  run(`node bench/${bench}.mjs`);
+  run(`node --expose-gc bench/${bench}.mjs`);
 }

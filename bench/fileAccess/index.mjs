@@ -4,8 +4,8 @@
 //  - a drift scan of 1,000 citations over 250 generated TypeScript files (a fresh engine each run,
 //    so every cited file is read and parsed), with anchors stamped so the scan finds nothing;
 //  - the reads alone: the 2,000 pages and the 250 cited files, without parsing.
-// Runs alternate between the two adapters so drift in machine load hits both alike. Goal: < 10%.
-// Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// Runs are paired, so drift in machine load hits both adapters alike. Goal: < 10%.
+// Needs `npx tsc -p tsconfig.test.json` (out/) first; run with `node --expose-gc`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ const { WorkspaceSearch } = require('../../out/src/adapters/workspaceSearch.js')
 const PAGES = 2000;
 const CODE_FILES = 250;
 const CITATIONS = 1000;
-const RUNS = 11;
+const RUNS = 21;
 const GOAL = 1.10;
 const clock = { now: () => new Date('2026-11-23T00:00:00Z') };
 const root = mkdtempSync(join(tmpdir(), 'repo-wiki-file-access-bench-'));
@@ -73,26 +73,37 @@ function makeDriftWorkspace() {
   return dir;
 }
 
-const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
+// A collection before each run (node --expose-gc), so one adapter's garbage is not timed in the other's run.
+const time = async (fn) => {
+  globalThis.gc?.();
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+};
 
-/** Alternating runs of `measure(adapter)` for both adapters; returns p50 of each and the ratio. */
+/**
+ * Paired runs of `measure(adapter)`, the order within each pair alternating so that neither adapter
+ * always runs after the other; the ratio is the median of the pairs' ratios, which a change in
+ * machine load during the run moves far less than a ratio of two medians.
+ */
 async function compare(label, measure, adapters) {
   await measure(adapters.plain());
   await measure(adapters.guarded()); // JIT and file cache warm for both
   const plain = [];
   const guarded = [];
   for (let i = 0; i < RUNS; i++) {
+    if (i % 2) guarded.push(await time(() => measure(adapters.guarded())));
     plain.push(await time(() => measure(adapters.plain())));
-    guarded.push(await time(() => measure(adapters.guarded())));
+    if (!(i % 2)) guarded.push(await time(() => measure(adapters.guarded())));
   }
   const [p, g] = [stats(plain), stats(guarded)];
-  const ratio = g.p50 / p.p50;
+  const ratio = stats(guarded.map((value, i) => value / plain[i])).p50;
   console.log(`  ${label.padEnd(46)} before ${ms(p.p50).padStart(10)}   with checks ${ms(g.p50).padStart(10)} (p95 ${ms(g.p95)})   ratio ${ratio.toFixed(3)}x`);
   return ratio;
 }
 
 try {
-  console.log(`file-access checks: cost against the adapter before them (${RUNS} alternating runs, p50; load average ${loadavg()[0].toFixed(2)})`);
+  console.log(`file-access checks: cost against the adapter before them (${RUNS} paired runs: p50 of each, median ratio of the pairs; load average ${loadavg()[0].toFixed(2)})`);
   const indexRoot = makeIndexWiki();
   const driftRoot = makeDriftWorkspace();
   const indexAdapters = { plain: () => new PlainFileSystem(), guarded: () => new WorkspaceFiles(indexRoot) };

@@ -50,6 +50,8 @@ export class PlainFileSystem {
     await fs.mkdir(dir, { recursive: true });
   }
 
+  async assertWritable() {}
+
   withLock(_lockPath, work) {
     return work();
   }

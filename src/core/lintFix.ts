@@ -3,7 +3,7 @@ import type { DriftReport } from './drift/driftEngine';
 import { DriftCode } from './drift/driftCodes';
 import { maskCode } from './markdown';
 import type { PageFrontmatter, WikiPage } from './model';
-import type { Wiki } from './wiki';
+import type { Wiki, WikiWrites } from './wiki';
 
 /** What "fix safe lint problems" changes (or would change, in a dry run). */
 export interface LintFixPlan {
@@ -44,10 +44,10 @@ export async function planLintFixes(wiki: Wiki, pages: readonly WikiPage[], drif
 
 /** Applies a fix plan under the wiki's write lock: each page is re-read and rewritten atomically, the index rebuilt, one log line. */
 export function applyLintFixes(wiki: Wiki, plan: LintFixPlan, today: string): Promise<{ pages: string[]; indexChanged: boolean }> {
-  return wiki.exclusive(() => applyLocked(wiki, plan, today));
+  return wiki.exclusive((writes) => applyLocked(wiki, writes, plan, today));
 }
 
-async function applyLocked(wiki: Wiki, plan: LintFixPlan, today: string): Promise<{ pages: string[]; indexChanged: boolean }> {
+async function applyLocked(wiki: Wiki, writes: WikiWrites, plan: LintFixPlan, today: string): Promise<{ pages: string[]; indexChanged: boolean }> {
   const touched = new Set<string>();
   const stale = new Map(plan.stale.map((entry) => [entry.slug, entry.citations]));
   const unlinked = new Map(plan.unlinked.map((entry) => [entry.slug, entry.targets]));
@@ -60,10 +60,10 @@ async function applyLocked(wiki: Wiki, plan: LintFixPlan, today: string): Promis
     const frontmatter: PageFrontmatter = count
       ? { ...fm, status: 'stale', stale_reason: `All ${count} code citation${count === 1 ? '' : 's'} of this page point at code that no longer exists.`, updated: today }
       : { ...fm, updated: today };
-    await wiki.writePage(slug, frontmatter, body, page.extraFields);
+    await writes.writePage(slug, frontmatter, body, page.extraFields);
     touched.add(slug);
   }
-  const { changed } = await wiki.rebuildIndex();
+  const { changed } = await writes.rebuildIndex();
   if (touched.size || changed) {
     await wiki.appendLog({ op: 'lint-fix', pages: [...touched].sort(), unlinked: plan.unlinked, stale: plan.stale.map((s) => s.slug), indexRebuilt: changed });
   }

@@ -1,6 +1,6 @@
 import { WikiError } from './errors';
 import type { PageFrontmatter, WikiPage } from './model';
-import type { Wiki } from './wiki';
+import type { Wiki, WikiWrites } from './wiki';
 
 function requireValid(page: WikiPage): PageFrontmatter {
   if (!page.valid) {
@@ -10,15 +10,15 @@ function requireValid(page: WikiPage): PageFrontmatter {
 }
 
 /** Runs an edit of one page on its text as it is on disk, under the wiki's write lock, so an edit made meanwhile is kept. */
-function editPage<T>(wiki: Wiki, loaded: WikiPage, edit: (page: WikiPage) => Promise<T>): Promise<T> {
-  return wiki.exclusive(async () => edit((await wiki.readPage(loaded.slug)) ?? loaded));
+function editPage<T>(wiki: Wiki, loaded: WikiPage, edit: (page: WikiPage, writes: WikiWrites) => Promise<T>): Promise<T> {
+  return wiki.exclusive(async (writes) => edit((await wiki.readPage(loaded.slug)) ?? loaded, writes));
 }
 
 /** Marks a page stale with a reason, atomically, and logs it. */
 export function markStale(wiki: Wiki, loaded: WikiPage, reason: string, today: string): Promise<void> {
-  return editPage(wiki, loaded, async (page) => {
+  return editPage(wiki, loaded, async (page, writes) => {
     const frontmatter = requireValid(page);
-    await wiki.writePage(page.slug, { ...frontmatter, status: 'stale', stale_reason: reason.trim(), updated: today }, page.body, page.extraFields);
+    await writes.writePage(page.slug, { ...frontmatter, status: 'stale', stale_reason: reason.trim(), updated: today }, page.body, page.extraFields);
     await wiki.appendLog({ op: 'mark-stale', pages: [page.slug], reason: reason.trim() });
   });
 }
@@ -28,10 +28,10 @@ export function markStale(wiki: Wiki, loaded: WikiPage, reason: string, today: s
  * it did not change, so the page stays verified.
  */
 export function relocateCitation(wiki: Wiki, loaded: WikiPage, from: string, to: string): Promise<number> {
-  return editPage(wiki, loaded, (page) => relocateIn(wiki, page, from, to));
+  return editPage(wiki, loaded, (page, writes) => relocateIn(wiki, writes, page, from, to));
 }
 
-async function relocateIn(wiki: Wiki, page: WikiPage, from: string, to: string): Promise<number> {
+async function relocateIn(wiki: Wiki, writes: WikiWrites, page: WikiPage, from: string, to: string): Promise<number> {
   const frontmatter = requireValid(page);
   let count = 0;
   const body = page.body.replace(/(`+)\s*([^`\n]+?)\s*\1/g, (whole, ticks: string, text: string) => {
@@ -45,7 +45,7 @@ async function relocateIn(wiki: Wiki, page: WikiPage, from: string, to: string):
     anchors[to] = anchors[from];
     delete anchors[from];
   }
-  await wiki.writePage(page.slug, { ...frontmatter, anchors }, body, page.extraFields);
+  await writes.writePage(page.slug, { ...frontmatter, anchors }, body, page.extraFields);
   await wiki.appendLog({ op: 'relocate-citation', pages: [page.slug], from, to });
   return count;
 }

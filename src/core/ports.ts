@@ -43,7 +43,8 @@ export interface FileSystem {
   assertWritable(path: string, options?: Scope): Promise<void>;
   /**
    * Runs `work` holding the lock file `lockPath`, shared by every process that writes the same
-   * wiki; waits for another holder, and takes over a stale lock. Re-entrant within one `work`.
+   * wiki; waits for another holder, and takes over a stale lock. Not re-entrant: `work` must not
+   * take the same lock again (it would wait for itself).
    */
   withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T>;
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { FileAccessError, isFileAccessError, isNotAFile, WikiError } from './errors';
+import { isFileAccessError, isNotAFile, WikiError, type FileAccessError } from './errors';
 import { appendText, parseLog } from './log';
 import type { LintIssue, LogEntry, PageFrontmatter, Topic, WikiIndex, WikiPage } from './model';
 import { lintPages } from './lint';
@@ -21,6 +21,12 @@ const MAX_LOG_BYTES = 256 * 1024 * 1024;
 export interface TemplateFile {
   path: string;
   text: string;
+}
+
+/** The writes of a wiki made while its write lock is held: handed to the work of Wiki.exclusive. */
+export interface WikiWrites {
+  writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string>;
+  rebuildIndex(): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }>;
 }
 
 export interface NewPage {
@@ -75,7 +81,7 @@ export class Wiki {
   async init(template: readonly TemplateFile[]): Promise<{ created: boolean; files: string[] }> {
     if (await this.fs.stat(this.indexPath)) return { created: false, files: [] };
     await this.fs.mkdir(this.dir);
-    return this.exclusive(async () => {
+    return this.exclusive(async (writes) => {
       if (await this.fs.stat(this.indexPath)) return { created: false, files: [] };
       const today = this.today();
       const files: string[] = [];
@@ -86,7 +92,7 @@ export class Wiki {
         await this.fs.writeFileAtomic(target, file.text.replace(TODAY_TOKEN, today), { within: this.dir });
         files.push(this.relative(target));
       }
-      const { pages } = await this.rebuildIndex();
+      const { pages } = await writes.rebuildIndex();
       await this.appendLog({ op: 'init', pages: pages.map((p) => p.slug) });
       return { created: true, files };
     });
@@ -95,11 +101,16 @@ export class Wiki {
   /**
    * Runs `work` holding the wiki's write lock: every multi-file write (ingest, file-back, stamp,
    * lint fixes, index rebuilds) goes through here, so two windows or a window and a terminal
-   * never lose each other's pages. Re-entrant.
+   * never lose each other's pages. The lock is not re-entrant: `work` writes through `writes`.
    */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
-    return this.locked(work, { logs: true });
+  exclusive<T>(work: (writes: WikiWrites) => Promise<T>): Promise<T> {
+    return this.locked(() => work(this.writes), { logs: true });
   }
+
+  private readonly writes: WikiWrites = {
+    writePage: (slug, frontmatter, body, extraFields) => this.writePageUnlocked(slug, frontmatter, body, extraFields),
+    rebuildIndex: () => this.rebuildIndexUnlocked(),
+  };
 
   /** The write lock, with the up-front check of what the work writes (the log only when it appends to it). */
   private locked<T>(work: () => Promise<T>, options: { logs: boolean }): Promise<T> {
@@ -115,8 +126,8 @@ export class Wiki {
    * never leaves pages written and their log line missing.
    */
   private async assertWritable(logs: boolean): Promise<void> {
-    const { problem } = await this.pagesFolder();
-    if (problem) throw new FileAccessError('link-outside', problem.page, problem.message, 'Nothing was changed.');
+    // Refused when pages/ (or a folder above it) leads out of .wiki/; creates it when missing.
+    await this.fs.mkdir(this.pagesDir, { within: this.dir });
     const files = logs ? [this.logPath, this.indexPath, this.indexMarkdownPath] : [this.indexPath, this.indexMarkdownPath];
     for (const file of files) await this.fs.assertWritable(file, { within: this.dir });
   }
@@ -205,21 +216,23 @@ export class Wiki {
     return this.readText(this.pagePath(slug));
   }
 
-  async writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
+  writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
+    return this.locked(() => this.writePageUnlocked(slug, frontmatter, body, extraFields), { logs: false });
+  }
+
+  private async writePageUnlocked(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string> {
     const absolute = this.pagePath(slug);
-    await this.locked(async () => {
-      await this.fs.mkdir(this.pagesDir, { within: this.dir });
-      await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body, extraFields), { within: this.dir });
-    }, { logs: false });
+    await this.fs.mkdir(this.pagesDir, { within: this.dir });
+    await this.fs.writeFileAtomic(absolute, serializePage(frontmatter, body, extraFields), { within: this.dir });
     return absolute;
   }
 
   /** Creates a page under a slug derived from its title, suffixed when that slug is taken. */
   createPage(input: NewPage): Promise<{ slug: string; path: string }> {
-    return this.exclusive(() => this.createPageLocked(input));
+    return this.exclusive((writes) => this.createPageLocked(writes, input));
   }
 
-  private async createPageLocked(input: NewPage): Promise<{ slug: string; path: string }> {
+  private async createPageLocked(writes: WikiWrites, input: NewPage): Promise<{ slug: string; path: string }> {
     const taken = new Set((await this.loadPages()).map((page) => page.slug));
     const slug = uniqueSlug(slugify(input.title), taken);
     const today = this.today();
@@ -235,8 +248,8 @@ export class Wiki {
       sources: input.sources ?? [],
       anchors: {},
     };
-    const file = await this.writePage(slug, frontmatter, input.body ?? `# ${frontmatter.title}\n`);
-    await this.rebuildIndex();
+    const file = await writes.writePage(slug, frontmatter, input.body ?? `# ${frontmatter.title}\n`);
+    await writes.rebuildIndex();
     await this.appendLog({ op: 'new-page', pages: [slug] });
     return { slug, path: file };
   }
@@ -246,15 +259,17 @@ export class Wiki {
    * page another process just wrote is never left out; files are only rewritten when they differ.
    */
   rebuildIndex(): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }> {
-    return this.locked(async () => {
-      const pages = await this.loadPages();
-      const index = buildIndex(pages);
-      const [changedJson, changedMarkdown] = await Promise.all([
-        this.writeIfChanged(this.indexPath, renderIndexJson(index)),
-        this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index)),
-      ]);
-      return { index, pages, changed: changedJson || changedMarkdown };
-    }, { logs: false });
+    return this.locked(() => this.rebuildIndexUnlocked(), { logs: false });
+  }
+
+  private async rebuildIndexUnlocked(): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }> {
+    const pages = await this.loadPages();
+    const index = buildIndex(pages);
+    const [changedJson, changedMarkdown] = await Promise.all([
+      this.writeIfChanged(this.indexPath, renderIndexJson(index)),
+      this.writeIfChanged(this.indexMarkdownPath, renderIndexMarkdown(index)),
+    ]);
+    return { index, pages, changed: changedJson || changedMarkdown };
   }
 
   /** The index, regenerated first when it is missing, unparsable or either file has merge conflict markers. */

@@ -13,6 +13,7 @@ export class MemoryFileSystem implements FileSystem {
   readonly refused = new Map<string, FileAccessError>();
   failWrites?: Error;
   lockHeld = 0;
+  private lockQueue: Promise<void> = Promise.resolve();
   locksTaken: string[] = [];
 
   write(file: string, content: string | Uint8Array): void {
@@ -46,13 +47,19 @@ export class MemoryFileSystem implements FileSystem {
     if (refusal) throw refusal;
   }
 
+  /** A mutex, as the real lock is: a nested take waits for itself, and the test times out. */
   async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
     this.locksTaken.push(lockPath);
+    const previous = this.lockQueue;
+    let release!: () => void;
+    this.lockQueue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
     this.lockHeld++;
     try {
       return await work();
     } finally {
       this.lockHeld--;
+      release();
     }
   }
 

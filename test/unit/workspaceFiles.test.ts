@@ -132,14 +132,15 @@ describe('WorkspaceFiles (the one module for file access)', function () {
   describe('the write lock', () => {
     const lock = () => box.at('.wiki/.cache/write.lock');
 
-    it('lets one holder in at a time, across instances (two windows), and is re-entrant', async () => {
+    it('lets one holder in at a time, in one instance and across instances (two windows)', async () => {
       const events: string[] = [];
+      const shared = new WorkspaceFiles(box.root);
       const work = (name: string, files: WorkspaceFiles) => files.withLock(lock(), async () => {
         events.push(`${name}+`);
-        await files.withLock(lock(), async () => new Promise((resolve) => setTimeout(resolve, 30)));
+        await new Promise((resolve) => setTimeout(resolve, 30));
         events.push(`${name}-`);
       });
-      await Promise.all([work('a', new WorkspaceFiles(box.root)), work('b', new WorkspaceFiles(box.root)), work('c', new WorkspaceFiles(box.root))]);
+      await Promise.all([work('a', shared), work('b', shared), work('c', new WorkspaceFiles(box.root)), work('d', new WorkspaceFiles(box.root))]);
       for (let i = 0; i < events.length; i += 2) assert.equal(events[i][0], events[i + 1][0], events.join(' '));
       assert.equal(fs.existsSync(lock()), false, 'released');
     });
@@ -148,6 +149,16 @@ describe('WorkspaceFiles (the one module for file access)', function () {
       fs.mkdirSync(path.dirname(lock()), { recursive: true });
       fs.writeFileSync(lock(), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), acquired: new Date().toISOString(), nonce: 'dead' }));
       assert.equal(await new WorkspaceFiles(box.root).withLock(lock(), async () => 'ran'), 'ran');
+    });
+
+    it('refuses a lock file that is a link or a FIFO (a clone can carry one), changing nothing', async () => {
+      fs.mkdirSync(path.dirname(lock()), { recursive: true });
+      fs.symlinkSync(path.join(box.outside, 'bashrc'), lock());
+      await assert.rejects(new WorkspaceFiles(box.root).withLock(lock(), async () => 'ran'), refused('symlink', /write\.lock, the wiki's write lock, is a symbolic link/));
+      fs.rmSync(lock());
+      execFileSync('mkfifo', [lock()]);
+      await assert.rejects(new WorkspaceFiles(box.root).withLock(lock(), async () => 'ran'), refused('not-regular', /write\.lock, the wiki's write lock, is not a small regular file/));
+      assert.equal(fs.readFileSync(path.join(box.outside, 'bashrc'), 'utf8'), 'export SENTINEL=1\n');
     });
 
     it('gives up on a live holder after the wait, saying who holds it and what to do', async () => {

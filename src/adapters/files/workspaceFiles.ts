@@ -1,12 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FileAccessError, WikiError } from '../../core/errors';
 import type { FileStat, FileSystem, ReadOptions, Scope, WriteOptions } from '../../core/ports';
 import { sensitivePathReason } from '../../core/sensitivePaths';
-import { FileLock } from '../store/fileLock';
 import { asyncCalls, syncCalls, type FsCalls } from './fsCalls';
+import { tryLock } from './wikiLock';
 
 /** Reads past this size are refused unless the caller sets its own cap: cited code, sources. */
 export const DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -38,7 +37,6 @@ interface RealScope {
 export class WorkspaceFiles implements FileSystem {
   private readonly calls: FsCalls;
   private readonly scopes = new Map<string, Promise<RealScope>>();
-  private readonly heldLocks = new AsyncLocalStorage<ReadonlySet<string>>();
   private readonly realFolders = new Map<string, { real: string | Promise<string>; at: number }>();
   private readonly lockWaitMs: number;
 
@@ -89,8 +87,10 @@ export class WorkspaceFiles implements FileSystem {
     if (cached && now - cached.at < REAL_FOLDER_TTL_MS) return cached.real;
     if (this.realFolders.size > 1000) this.realFolders.clear();
     const real = this.calls.realpath(dir);
-    this.realFolders.set(dir, { real, at: now });
-    if (typeof real !== 'string') real.catch(() => this.realFolders.delete(dir));
+    const entry = { real, at: now };
+    this.realFolders.set(dir, entry);
+    // Once resolved, the string itself: the reads after it check without waiting.
+    if (typeof real !== 'string') real.then((resolved) => (entry.real = resolved), () => this.realFolders.delete(dir));
     return real;
   }
 
@@ -157,7 +157,7 @@ export class WorkspaceFiles implements FileSystem {
   async readdir(dir: string, options: Scope = {}): Promise<string[]> {
     const scope = await this.scope(options.within);
     this.assertLexicallyInside(dir, scope);
-    const real = await fs.promises.realpath(dir);
+    const real = fs.realpathSync.native(dir);
     if (!isInside(scope.real, real)) throw this.linkOutside(dir, scope);
     return fs.promises.readdir(real);
   }
@@ -166,15 +166,17 @@ export class WorkspaceFiles implements FileSystem {
     const scope = await this.scope(options.within);
     this.assertLexicallyInside(dir, scope);
     // A recursive mkdir follows links among the folders that exist: check those before creating.
-    const existing = await nearestExisting(dir);
+    const existing = nearestExisting(dir);
     const floor = isInside(scope.path, existing) ? scope.real : await this.realRoot();
-    if (!isInside(floor, await fs.promises.realpath(existing))) throw this.linkOutside(existing, scope);
-    try {
-      await fs.promises.mkdir(dir, { recursive: true });
-    } catch (error) {
-      throw writeError(this.shown(dir), error);
+    if (!isInside(floor, fs.realpathSync.native(existing))) throw this.linkOutside(existing, scope);
+    if (existing !== dir) {
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        throw writeError(this.shown(dir), error);
+      }
     }
-    if (!isInside(scope.real, await fs.promises.realpath(dir))) throw this.linkOutside(dir, scope);
+    if (!isInside(scope.real, fs.realpathSync.native(dir))) throw this.linkOutside(dir, scope);
   }
 
   async assertWritable(file: string, options: Scope = {}): Promise<void> {
@@ -188,17 +190,15 @@ export class WorkspaceFiles implements FileSystem {
   }
 
   async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
-    const held = this.heldLocks.getStore();
-    if (held?.has(lockPath)) return work();
     await this.mkdir(path.dirname(lockPath));
     const deadline = Date.now() + this.lockWaitMs;
     for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-      const attempt = await FileLock.tryAcquire(lockPath, LOCK_STALE_MS);
-      if ('lock' in attempt) {
+      const attempt = tryLock(lockPath, this.shown(lockPath), LOCK_STALE_MS);
+      if ('release' in attempt) {
         try {
-          return await this.heldLocks.run(new Set([...(held ?? []), lockPath]), work);
+          return await work();
         } finally {
-          await attempt.lock.release();
+          attempt.release();
         }
       }
       if (Date.now() > deadline) {
@@ -213,18 +213,17 @@ export class WorkspaceFiles implements FileSystem {
     const scope = await this.scope(options.within);
     const shown = this.shown(file);
     this.assertLexicallyInside(file, scope);
+    // Metadata only, a few calls per write: blocking costs less than a thread-pool trip each.
     let dir: string;
+    let stat: fs.Stats | undefined;
     try {
-      dir = await fs.promises.realpath(path.dirname(file));
+      dir = fs.realpathSync.native(path.dirname(file));
+      if (!isInside(scope.real, dir)) throw this.linkOutside(file, scope);
+      stat = fs.lstatSync(path.join(dir, path.basename(file)), { throwIfNoEntry: false });
     } catch (error) {
       throw writeError(shown, error);
     }
-    if (!isInside(scope.real, dir)) throw this.linkOutside(file, scope);
     const target = path.join(dir, path.basename(file));
-    const stat = await fs.promises.lstat(target).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw writeError(shown, error);
-    });
     if (stat?.isSymbolicLink()) throw symlinkTarget(shown);
     if (stat && !stat.isFile()) throw notRegular(shown, stat);
     return target;
@@ -274,8 +273,8 @@ export class WorkspaceFiles implements FileSystem {
     const realRoot = await this.realRoot();
     if (within === this.root) return { scope: { path: within, real: realRoot }, exists: true };
     if (!isInside(this.root, within)) throw new FileAccessError('outside', within, `${within} is outside the workspace folder ${this.root}.`);
-    const existing = await nearestExisting(within);
-    const real = path.join(await fs.promises.realpath(existing), path.relative(existing, within));
+    const existing = nearestExisting(within);
+    const real = path.join(fs.realpathSync.native(existing), path.relative(existing, within));
     if (!isInside(realRoot, real)) throw this.linkOutside(within, { path: this.root, real: realRoot });
     return { scope: { path: within, real }, exists: existing === within };
   }
@@ -308,15 +307,10 @@ function isInside(folder: string, file: string): boolean {
 
 
 
-async function nearestExisting(dir: string): Promise<string> {
-  for (let current = dir; ; current = path.dirname(current)) {
-    try {
-      await fs.promises.lstat(current);
-      return current;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(current) === current) throw error;
-    }
-  }
+function nearestExisting(dir: string): string {
+  let current = dir;
+  while (!fs.lstatSync(current, { throwIfNoEntry: false }) && path.dirname(current) !== current) current = path.dirname(current);
+  return current;
 }
 
 function kindOf(stat: fs.Stats): string {

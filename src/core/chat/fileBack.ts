@@ -2,7 +2,7 @@ import { findCitations } from '../drift/citations';
 import { parseLinks } from '../markdown';
 import type { PageFrontmatter } from '../model';
 import { slugify, uniqueSlug } from '../slug';
-import type { Wiki } from '../wiki';
+import type { Wiki, WikiWrites } from '../wiki';
 import type { ConversationRecord, ConversationStore } from './conversation';
 
 const SUMMARY_MAX_CHARS = 160;
@@ -21,12 +21,12 @@ export interface FileBackResult {
 export async function fileBackConversation(wiki: Wiki, store: ConversationStore, record: ConversationRecord, today: string): Promise<FileBackResult> {
   if (!record.turns.length) throw new Error('This conversation has no answers to save yet.');
   // The slug is chosen under the lock: another window filing a conversation of the same title gets the next one.
-  const result = await wiki.exclusive(() => writeConversationPage(wiki, record, today));
+  const result = await wiki.exclusive((writes) => writeConversationPage(wiki, writes, record, today));
   await store.setFiledPage(record.conversation.id, result.slug);
   return result;
 }
 
-async function writeConversationPage(wiki: Wiki, record: ConversationRecord, today: string): Promise<FileBackResult> {
+async function writeConversationPage(wiki: Wiki, writes: WikiWrites, record: ConversationRecord, today: string): Promise<FileBackResult> {
   const { conversation, turns } = record;
   const previous = conversation.filedPage ? await wiki.readPage(conversation.filedPage) : undefined;
   const existing = new Set((await wiki.loadPages()).map((p) => p.slug));
@@ -47,8 +47,8 @@ async function writeConversationPage(wiki: Wiki, record: ConversationRecord, tod
     sources: [`conversation:${conversation.id}`],
     anchors: keptAnchors,
   };
-  const path = await wiki.writePage(slug, frontmatter, body, previous?.extraFields);
-  await wiki.rebuildIndex();
+  const path = await writes.writePage(slug, frontmatter, body, previous?.extraFields);
+  await writes.rebuildIndex();
   await wiki.appendLog({ op: 'file-back', pages: [slug], conversation: conversation.id, turns: turns.length });
   return { slug, path, created: !previous };
 }

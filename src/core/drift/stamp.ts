@@ -1,6 +1,6 @@
 import { WikiError } from '../errors';
 import type { PageFrontmatter, WikiPage } from '../model';
-import type { Wiki } from '../wiki';
+import type { Wiki, WikiWrites } from '../wiki';
 import { findCitations } from './citations';
 import type { DriftEngine } from './driftEngine';
 
@@ -22,13 +22,13 @@ export function stampPage(
   loaded: WikiPage,
   options: { onlyMissing?: boolean; citations?: readonly string[] } = {},
 ): Promise<StampResult> {
-  return wiki.exclusive(async () => {
+  return wiki.exclusive(async (writes) => {
     const page = (await wiki.readPage(loaded.slug)) ?? loaded;
-    return stampLocked(wiki, engine, page, options);
+    return stampLocked(wiki, writes, engine, page, options);
   });
 }
 
-async function stampLocked(wiki: Wiki, engine: DriftEngine, page: WikiPage, options: { onlyMissing?: boolean; citations?: readonly string[] }): Promise<StampResult> {
+async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, page: WikiPage, options: { onlyMissing?: boolean; citations?: readonly string[] }): Promise<StampResult> {
   if (!page.valid) {
     throw new WikiError('invalid-page', `${page.relPath} has frontmatter problems, so its anchors cannot be updated.`, 'Fix the problems shown in the Problems panel first.');
   }
@@ -46,7 +46,7 @@ async function stampLocked(wiki: Wiki, engine: DriftEngine, page: WikiPage, opti
     }
   }
   if (stamped.length) {
-    await wiki.writePage(page.slug, { ...(page.frontmatter as PageFrontmatter), anchors }, page.body, page.extraFields);
+    await writes.writePage(page.slug, { ...(page.frontmatter as PageFrontmatter), anchors }, page.body, page.extraFields);
     await wiki.appendLog({ op: 'stamp', pages: [page.slug], citations: stamped });
   }
   return { slug: page.slug, stamped, unresolved };

@@ -1,6 +1,6 @@
 import { WikiError } from '../errors';
 import type { LogEntry } from '../model';
-import type { Wiki } from '../wiki';
+import type { Wiki, WikiWrites } from '../wiki';
 import type { PageChange } from './changes';
 
 export interface AppliedChanges {
@@ -17,10 +17,10 @@ export interface AppliedChanges {
  * teammate's pull) makes it refuse before writing anything.
  */
 export function applyChanges(wiki: Wiki, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
-  return wiki.exclusive(() => applyLocked(wiki, changes, log));
+  return wiki.exclusive((writes) => applyLocked(wiki, writes, changes, log));
 }
 
-async function applyLocked(wiki: Wiki, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
+async function applyLocked(wiki: Wiki, writes: WikiWrites, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
   for (const change of changes) {
     const now = await wiki.readPageText(change.slug);
     if (now !== change.before) {
@@ -29,12 +29,12 @@ async function applyLocked(wiki: Wiki, changes: readonly PageChange[], log: Omit
     }
   }
   const applied: AppliedChanges = { created: [], updated: [], corroborated: [], linked: [] };
-  await Promise.all(changes.map((change) => wiki.writePage(change.slug, change.frontmatter, change.body, change.extraFields)));
+  await Promise.all(changes.map((change) => writes.writePage(change.slug, change.frontmatter, change.body, change.extraFields)));
   for (const change of changes) {
     const bucket = change.kind === 'create' ? applied.created : change.kind === 'update' ? applied.updated : change.kind === 'corroborate' ? applied.corroborated : applied.linked;
     bucket.push(change.slug);
   }
-  if (changes.length) await wiki.rebuildIndex();
+  if (changes.length) await writes.rebuildIndex();
   await wiki.appendLog({ ...log, pages: changes.map((change) => change.slug), ...applied });
   return applied;
 }
