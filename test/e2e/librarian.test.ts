@@ -1,15 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { openWorkbenchSession, type WorkbenchSession } from './workbenchSession';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const harness = (name: string) => require(path.join(ROOT, 'test', 'harness', name));
-const { ensureRuntime } = harness('runtime.cjs');
-const { startServer, installVsix } = harness('server.cjs');
 const { prepareWorkspace } = harness('ext-tests.cjs');
-const { launchBrowser, openWorkbench, runCommand, screenshot } = harness('browser.cjs');
+const { runCommand, screenshot } = harness('browser.cjs');
 const { startMockAnthropic } = harness('mockAnthropic.cjs');
 
 const API_KEY = 'sk-ant-e2e-librarian-key';
@@ -31,27 +29,18 @@ const PLAN = {
 
 describe('The librarian in a real VS Code workbench (installed from the .vsix)', function () {
   this.timeout(240000);
-  let server: { workbenchUrl(folder: string): string; stop(): Promise<void> };
+  let session: WorkbenchSession;
   let mock: { url: string; requests: { body: { messages: { content: string }[] } }[]; script(...replies: unknown[]): void; close(): Promise<void> };
-  let browser: Browser;
   let page: Page;
   let workspace: string;
-  let extensionsDir: string;
 
   before(async () => {
-    const vsix = process.env.REPO_WIKI_VSIX ?? path.join(ROOT, 'dist-vsix', 'repo-wiki.vsix');
-    assert.ok(fs.existsSync(vsix), `${vsix} exists (run npm run package)`);
-    await ensureRuntime();
     mock = await startMockAnthropic({ validKey: API_KEY });
     workspace = prepareWorkspace(path.join(ROOT, 'demo'));
     fs.mkdirSync(path.join(workspace, 'docs'));
     fs.writeFileSync(path.join(workspace, 'docs', 'caching.md'), '# Caching\n\nWe cache GET responses once the pipeline has produced them.\nErrors are never cached: they become responses at the edge.\n');
-    extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ext-'));
-    await installVsix(vsix, extensionsDir);
-    server = await startServer({ folder: workspace, extensionsDir, env: { ANTHROPIC_API_KEY: API_KEY }, settings: { 'repoWiki.llm.baseUrl': mock.url } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.workbenchUrl(workspace));
-    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    session = await openWorkbenchSession(workspace, { env: { ANTHROPIC_API_KEY: API_KEY }, settings: { 'repoWiki.llm.baseUrl': mock.url } });
+    page = session.page;
   });
 
   afterEach(async function () {
@@ -59,10 +48,9 @@ describe('The librarian in a real VS Code workbench (installed from the .vsix)',
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.stop();
     await mock?.close();
-    for (const dir of [workspace, extensionsDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
   });
 
   it('ingests the open file: a diff preview and a review list, then the accepted pages are written', async () => {

@@ -1,46 +1,32 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { openWorkbenchSession, screenshotFailures, type WorkbenchSession } from './workbenchSession';
 
 // The harness is plain CommonJS shared with the test runner.
 const ROOT = path.resolve(__dirname, '../../..');
 const harness = (name: string) => require(path.join(ROOT, 'test', 'harness', name));
-const { ensureRuntime } = harness('runtime.cjs');
-const { startServer, installVsix } = harness('server.cjs');
 const { prepareWorkspace } = harness('ext-tests.cjs');
-const { launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } = harness('browser.cjs');
+const { runCommand, screenshot, webviewFrame } = harness('browser.cjs');
 
 describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', function () {
   this.timeout(180000);
-  let server: { workbenchUrl(folder: string): string; stop(): Promise<void> };
-  let browser: Browser;
+  let session: WorkbenchSession;
   let page: Page;
   let workspace: string;
-  let extensionsDir: string;
 
   before(async () => {
-    const vsix = process.env.REPO_WIKI_VSIX ?? path.join(ROOT, 'dist-vsix', 'repo-wiki.vsix');
-    assert.ok(fs.existsSync(vsix), `${vsix} exists (run npm run package)`);
-    await ensureRuntime();
     workspace = prepareWorkspace(path.join(ROOT, 'demo'));
-    extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ext-'));
-    await installVsix(vsix, extensionsDir);
-    server = await startServer({ folder: workspace, extensionsDir });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.workbenchUrl(workspace));
-    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    session = await openWorkbenchSession(workspace);
+    page = session.page;
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) await screenshot(page, `failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-  });
+  screenshotFailures(() => page);
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    for (const dir of [workspace, extensionsDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await session?.stop();
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
   });
 
   const pagesView = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Pages/i }) });

@@ -1,15 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import matter from 'gray-matter';
+import { runCliProcess, type CliRun } from './cliProcess';
 
 // Two real `repo-wiki ingest --yes` processes against one workspace at the same time: every page a
 // process reports as created must be in the index, no page may be overwritten behind a process's
 // back, and the log must stay one whole JSON line per apply.
 
-const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 const DEMO = path.resolve(__dirname, '../../../demo');
 const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
 const KEY = 'sk-ant-concurrent-ingest-key';
@@ -18,17 +17,10 @@ const ROUNDS = 50;
 const ALPHA = 'ALPHA-SOURCE-MARKER';
 const BETA = 'BETA-SOURCE-MARKER';
 
-interface Run { code: number | null; stdout: string; stderr: string }
+type Run = CliRun;
 type Side = 'alpha' | 'beta';
 
-function cli(args: string[], env: Record<string, string | undefined>): Promise<Run> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const cli = runCliProcess;
 
 function plan(slug: string, title: string, summary: string, body: string): string {
   return JSON.stringify({ pages: [{ action: 'create', slug, title, topic: 'other', summary, tags: ['notes'], body, citations: [] }], corroborate: [], links: [] });
