@@ -37,6 +37,8 @@ interface RealScope {
 export class WorkspaceFiles implements FileSystem {
   private readonly calls: FsCalls;
   private readonly scopes = new Map<string, Promise<RealScope>>();
+  /** The same scopes once resolved (and existing), for the reads that need no wait. */
+  private readonly resolvedScopes = new Map<string, RealScope>();
   private readonly realFolders = new Map<string, { real: string | Promise<string>; at: number }>();
   private readonly lockWaitMs: number;
 
@@ -52,22 +54,26 @@ export class WorkspaceFiles implements FileSystem {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  async readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
-    const scope = await this.scope(options.within);
+  readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    // Reads come by the thousand (every page): no await on the common path, where the scope is known.
+    const scope = this.resolvedScopes.get(options.within ?? this.root);
+    return scope ? this.readIn(scope, given, options) : this.scope(options.within).then((resolved) => this.readIn(resolved, given, options));
+  }
+
+  private async readIn(scope: RealScope, given: string, options: ReadOptions): Promise<Uint8Array> {
     const file = path.normalize(given);
     if (!isInside(scope.path, file)) throw this.outside(file, scope);
     const secret = sensitivePathReason(this.relative(file));
     if (secret) throw new FileAccessError('secret', this.shown(file), `${this.shown(file)} ${secret}; Repo Wiki does not read it.`);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+    const truncate = options.truncate === true;
     // Checked on the open file itself (its fstat), so a path swapped since the open cannot slip through.
     const check = (stat: fs.Stats): void | Promise<void> => {
-      this.assertReadable(stat, file, maxBytes, options.truncate === true);
+      this.assertReadable(stat, file, maxBytes, truncate);
       // O_NOFOLLOW made the last step no link; the folders above it must lead nowhere out either.
       const folder = this.realFolder(path.dirname(file));
-      const assertInside = (real: string) => {
-        if (!isInside(scope.real, real)) throw this.linkOutside(file, scope);
-      };
-      return typeof folder === 'string' ? assertInside(folder) : folder.then(assertInside);
+      if (typeof folder !== 'string') return folder.then((real) => this.assertFolderInside(real, file, scope));
+      this.assertFolderInside(folder, file, scope);
     };
     try {
       // O_NOFOLLOW: a link is resolved and checked first, never followed blindly. O_NONBLOCK: a
@@ -77,7 +83,11 @@ export class WorkspaceFiles implements FileSystem {
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     }
     const target = await this.linkTarget(file, scope);
-    return this.calls.readChecked(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, (stat) => this.assertReadable(stat, file, maxBytes, options.truncate === true));
+    return this.calls.readChecked(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, (stat) => this.assertReadable(stat, file, maxBytes, truncate));
+  }
+
+  private assertFolderInside(realFolder: string, file: string, scope: RealScope): void {
+    if (!isInside(scope.real, realFolder)) throw this.linkOutside(file, scope);
   }
 
   /** A folder's real path, resolved at most once per REAL_FOLDER_TTL_MS (a promise on the thread pool, a string when blocking). */
@@ -260,7 +270,8 @@ export class WorkspaceFiles implements FileSystem {
     if (!scope) {
       scope = this.resolveScope(within).then(({ scope: resolved, exists }) => {
         // A folder that does not exist yet (a wiki before init) is resolved again next time.
-        if (!exists) this.scopes.delete(within);
+        if (exists) this.resolvedScopes.set(within, resolved);
+        else this.scopes.delete(within);
         return resolved;
       });
       this.scopes.set(within, scope);
