@@ -11,6 +11,18 @@ import { hasConflictMarkers } from './text';
 import { buildIndex, parseIndex, renderIndexJson, renderIndexMarkdown, type IndexProblem } from './wikiIndex';
 
 export const WIKI_DIR = '.wiki';
+
+/**
+ * Whether a change to `relative` (a path inside `.wiki/`, `/`-separated) can change the wiki's
+ * pages, index, log or schema. Local state (`.cache/`: the write lock, the conversation store)
+ * and the temp files of atomic writes cannot; reacting to them would loop, as the index upkeep
+ * that follows every change takes the write lock.
+ */
+export function isWikiContent(relative: string): boolean {
+  const parts = relative.split('/');
+  const name = parts[parts.length - 1];
+  return parts[0] !== '.cache' && !name.includes('.rwtmp-') && !name.endsWith('.tmp');
+}
 const TODAY_TOKEN = /\{\{today\}\}/g;
 /** SCHEMA.md past this is cut when sent to a model, and lint warns. */
 export const MAX_SCHEMA_BYTES = 32 * 1024;

@@ -1,7 +1,8 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { openWorkspace } from '../adapters/workspace';
 import type { FileSystem } from '../core/ports';
-import { WIKI_DIR, type Wiki } from '../core/wiki';
+import { isWikiContent, WIKI_DIR, type Wiki } from '../core/wiki';
 
 /** One Wiki per workspace folder (each folder of a multi-root workspace has its own), plus change events. */
 export class WorkspaceWikis implements vscode.Disposable {
@@ -104,7 +105,7 @@ export class WorkspaceWikis implements vscode.Disposable {
 
   private schedule(uri: vscode.Uri): void {
     const wiki = this.forUri(uri);
-    if (!wiki) return;
+    if (!wiki || !isWikiContent(path.relative(wiki.dir, uri.fsPath).split(path.sep).join('/'))) return;
     clearTimeout(this.pending.get(wiki.root));
     this.pending.set(wiki.root, setTimeout(() => {
       this.pending.delete(wiki.root);

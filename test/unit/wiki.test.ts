@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { WikiError } from '../../src/core/errors';
-import { Wiki, type TemplateFile } from '../../src/core/wiki';
+import { isWikiContent, Wiki, type TemplateFile } from '../../src/core/wiki';
 import { fixedClock, MemoryFileSystem, pageText } from './fakes';
 
 const ROOT = '/ws';
@@ -147,5 +147,12 @@ describe('loading pages from a real folder', () => {
     } finally {
       nodeFs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('which changes inside .wiki/ are wiki content', () => {
+  it('pages, the index, the log and the schema are; local state and temp files are not (reacting to them would loop)', () => {
+    for (const file of ['pages/a.md', 'index.json', 'index.md', 'log.jsonl', 'SCHEMA.md', 'pages']) assert.equal(isWikiContent(file), true, file);
+    for (const file of ['.cache/write.lock', '.cache/conversations.sqlite', '.cache', 'pages/.a.md.rwtmp-12-ab', 'index.json.tmp']) assert.equal(isWikiContent(file), false, file);
   });
 });

@@ -91,6 +91,21 @@ describe('Repo Wiki in a real VS Code extension host', () => {
     await waitFor('both to clear', () => !lintDiagnostics(yamlUri).length && !lintDiagnostics(blobUri).length);
   });
 
+  it('a settled wiki stays quiet: the index upkeep\'s write lock does not set off another reload', async () => {
+    fs.writeFileSync(wikiFile('pages', 'welcome.md'), fs.readFileSync(wikiFile('pages', 'welcome.md'), 'utf8') + '\nOne more line.\n');
+    let updates = 0;
+    const counting = api.services.snapshots.onDidUpdate(() => updates++);
+    try {
+      await waitFor('the edit to be read', () => updates > 0);
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the upkeep it set off runs and settles
+      const settled = updates;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      assert.equal(updates, settled, `${updates - settled} reloads in 2 s with nothing changing`);
+    } finally {
+      counting.dispose();
+    }
+  });
+
   it('a severity override from settings changes or hides a code', async () => {
     const config = vscode.workspace.getConfiguration('repoWiki.lint');
     const page = wikiFile('pages', 'lonely.md');
