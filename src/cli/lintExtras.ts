@@ -1,3 +1,4 @@
+import { LIBRARIAN_LINT_DEFAULTS } from '../core/defaults';
 import { FileCitedCode } from '../adapters/citedCode';
 import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
 import { CachingSymbolParser, TsSymbolParser } from '../adapters/typescript/tsSymbolParser';
@@ -24,7 +25,7 @@ export async function librarianLint(wiki: Wiki, options: { model: string; maxPag
   const code = new FileCitedCode(wiki.root, new WorkspaceFiles(wiki.root, { syncReads: true }), async (relPath, text) => [...parser.parse(relPath, text).symbols.values()]);
   const pages = await wiki.loadPages();
   try {
-    const settings = { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: 4096 };
+    const settings = { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: LIBRARIAN_LINT_DEFAULTS.maxOutputTokens };
     const report = await lintWithLibrarian(pages, { model, code, settings, ages: await pageAges(wiki, pages) }, undefined, {
       onBatch: ({ checked, total, tokens, budget }) => onProgress(`librarian lint: page ${checked + 1}/${total}, ${tokens} of ${budget} tokens`),
     });

@@ -7,7 +7,7 @@ import type { LintIssue } from '../core/model';
 import { terminalSafe } from '../core/terminalText';
 import type { Wiki } from '../core/wiki';
 import { mergeIndexCommand } from './indexMergeCommand';
-import { DEFAULT_MODEL } from './query';
+import { LIBRARIAN_LINT_DEFAULTS, MODEL_DEFAULTS } from '../core/defaults';
 
 const USAGE = `Usage: repo-wiki <command> [--workspace DIR] [--format text|json]
 
@@ -36,7 +36,7 @@ Options:
   --format FORMAT  text (default) or json; drift also takes github
   --stamp          with drift: stamp citations that have no fingerprint yet
   --offline        with query: answer from retrieval alone, without a model
-  --model NAME     with query and ingest: the Claude model (default ${DEFAULT_MODEL})
+  --model NAME     with query and ingest: the Claude model (default ${MODEL_DEFAULTS.model})
   --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose
                    citations are all missing as stale
   --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N)
@@ -66,12 +66,12 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         format: { type: 'string', default: 'text' },
         stamp: { type: 'boolean', default: false },
         offline: { type: 'boolean', default: false },
-        model: { type: 'string', default: DEFAULT_MODEL },
+        model: { type: 'string', default: MODEL_DEFAULTS.model },
         yes: { type: 'boolean', default: false },
         fix: { type: 'boolean', default: false },
         llm: { type: 'boolean', default: false },
-        'max-pages': { type: 'string', default: '20' },
-        'max-tokens': { type: 'string', default: '30000' },
+        'max-pages': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxPages) },
+        'max-tokens': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxTokens) },
         'dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },

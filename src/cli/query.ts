@@ -1,16 +1,21 @@
 import { AnswerEngine, type ModelChoice } from '../core/chat/chatService';
+import type { ToolStepEvent } from '../core/chat/toolLoop';
+import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../core/defaults';
+import type { WikiTool } from '../core/tools/tool';
 import type { Wiki } from '../core/wiki';
-
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export interface QueryOptions {
   offline: boolean;
   model: string;
+  /** The read-only tools the model may call; with none the answer is one shot. */
+  tools?: readonly WikiTool[];
+  resolves?(citation: { path: string; symbol?: string }): Promise<boolean>;
   /** Streams answer text as it arrives (text format); JSON waits for the whole answer. */
   onText?(delta: string): void;
+  onToolStep?(event: ToolStepEvent): void;
 }
 
-/** One question answered with the chat's retrieval and prompt, without a conversation. */
+/** One question answered with the chat's retrieval, prompt and tool loop, without a conversation. */
 export async function queryWiki(wiki: Wiki, question: string, options: QueryOptions) {
   const pages = await wiki.loadPages();
   const chooseModel = async (): Promise<ModelChoice> => {
@@ -22,7 +27,9 @@ export async function queryWiki(wiki: Wiki, question: string, options: QueryOpti
   const engine = new AnswerEngine({
     pages: async () => pages,
     chooseModel,
-    settings: () => ({ model: options.model, maxTokens: 2048, maxPriorTurns: 0, priorAnswerChars: 500, pagesPerTurn: 5 }),
+    settings: () => ({ ...CHAT_DEFAULTS, model: options.model, maxTokens: MODEL_DEFAULTS.maxTokens, maxPriorTurns: 0 }),
+    tools: () => options.tools ?? [],
+    ...(options.resolves ? { resolves: options.resolves } : {}),
   });
-  return engine.answer({ question, offline: options.offline }, { onText: (delta) => options.onText?.(delta) });
+  return engine.answer({ question, offline: options.offline }, { onText: (delta) => options.onText?.(delta), onToolStep: options.onToolStep });
 }

@@ -6,9 +6,30 @@ export interface SystemBlock {
   cache?: boolean;
 }
 
+/** A call the model asked for; `input` is whatever JSON it sent (tools validate it). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | ({ type: 'tool_use' } & ToolCall)
+  | { type: 'tool_result'; toolUseId: string; content: string; isError: boolean };
+
 export interface ChatMessage {
   role: 'user' | 'assistant';
-  content: string;
+  content: string | ContentBlock[];
+  /** Mark the end of this message as a cache breakpoint (the growing prefix of a tool loop). */
+  cache?: boolean;
+}
+
+/** A tool as the model sees it: the same name, description and JSON schema every surface uses. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
 }
 
 export interface CompletionRequest {
@@ -16,13 +37,21 @@ export interface CompletionRequest {
   maxTokens: number;
   system: SystemBlock[];
   messages: ChatMessage[];
+  tools?: readonly ToolSpec[];
+  /** `none`: the tools stay defined (the cached prefix is kept) but the model must answer in text. */
+  toolChoice?: 'auto' | 'none';
 }
 
 export interface Completion {
   text: string;
+  /** Tool calls, in order; none when the model answered. */
+  toolCalls?: ToolCall[];
   /** The model that answered, as the API reports it. */
   model: string;
+  /** All input tokens, cached or not. */
   inputTokens: number;
+  /** Of those, the ones read from the prompt cache (billed at a tenth). */
+  cacheReadTokens?: number;
   outputTokens: number;
   stopReason: string | null;
 }
@@ -61,8 +90,16 @@ export function isLlmError(error: unknown): error is LlmError {
 export interface StreamCallbacks {
   /** Each text delta as it arrives. */
   onText(delta: string): void;
+  /** A tool call has started streaming (its input follows). */
+  onToolCall?(call: Pick<ToolCall, 'id' | 'name'>): void;
   /** Called before waiting to retry a 429/529 (or a failed connection, with status 0), so the user can be told. */
   onRetry?(info: { attempt: number; delayMs: number; status: number }): void;
+}
+
+/** The text of a message, whichever form its content takes. */
+export function messageText(message: ChatMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((block) => (block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : '')).join('\n');
 }
 
 export interface LanguageModel {

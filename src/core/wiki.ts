@@ -14,9 +14,9 @@ export const WIKI_DIR = '.wiki';
 
 /**
  * Whether a change to `relative` (a path inside `.wiki/`, `/`-separated) can change the wiki's
- * pages, index, log or schema. Local state (`.cache/`: the write lock, the conversation store)
- * and the temp files of atomic writes cannot; reacting to them would loop, as the index upkeep
- * that follows every change takes the write lock.
+ * pages, index, log or schema. Local state (`.cache/`, where the write lock is) and the temp
+ * files of atomic writes cannot; reacting to them would loop, as the index upkeep that follows
+ * every change takes the write lock.
  */
 export function isWikiContent(relative: string): boolean {
   const parts = relative.split('/');

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
+import { MODEL_DEFAULTS } from '../core/defaults';
 import type { LanguageModel } from '../core/llm';
 import { loadLlmModule } from './heavyModules';
 
-const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 /** The Claude model named by `repoWiki.llm.model`. */
 export function modelName(): string {
-  return vscode.workspace.getConfiguration('repoWiki.llm').get<string>('model') || DEFAULT_MODEL;
+  return vscode.workspace.getConfiguration('repoWiki.llm').get<string>('model') || MODEL_DEFAULTS.model;
 }
 
 /** The Messages API through the SDK (loaded now, not at activation), at `repoWiki.llm.baseUrl` if set. */

@@ -17,7 +17,14 @@
 //   { streamError: 'overloaded_error', afterChunks? }
 //                                            an `event: error` inside a 200 stream, as the API sends
 //                                            when it is overloaded mid-answer
-// Without `text`, a reply answers with the default text (an echo of the last user message).
+//   { toolUses: [{ name, input, id?, rawInput? }], text? }
+//                                            asks for tool calls (stop_reason tool_use): the text block
+//                                            first when there is text, then each tool_use block with its
+//                                            input streamed as input_json_delta fragments (rawInput:
+//                                            those fragments as given, e.g. broken JSON)
+// Without `text`, a reply answers with the default text (an echo of the last user message); with
+// toolUses and no text, there is no text block. Tool results the client sends back are in the
+// recorded request bodies (`toolResults(request)` lists them).
 // Each recorded request is { headers, body, apiKey, outcome }: apiKey comes from x-api-key or a bearer
 // token (this SDK version sends the key as `Authorization: Bearer`); outcome is set once the response
 // is over: 'complete' | 'error' | 'cut' | 'client-closed'. settled() resolves when every response
@@ -91,7 +98,10 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
       return;
     }
 
-    const deltas = Array.isArray(reply.chunks) ? reply.chunks : split(reply.text ?? echo(body).text, reply.chunks ?? 4);
+    const toolUses = (reply.toolUses ?? []).map((use, i) => ({ id: use.id ?? `toolu_mock_${nextId}_${i}`, name: use.name, input: use.input ?? {}, rawInput: use.rawInput }));
+    const text = reply.text ?? (toolUses.length ? '' : echo(body).text);
+    const deltas = Array.isArray(reply.chunks) ? reply.chunks : text ? split(text, reply.chunks ?? 4) : [];
+    const stopReason = toolUses.length ? 'tool_use' : 'end_turn';
     const model = reply.model ?? body.model;
     const usage = { input_tokens: Math.ceil(raw.length / 4), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: deltas.length, ...reply.usage };
     const id = `msg_mock_${nextId++}`;
@@ -99,7 +109,8 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
 
     if (!body.stream) {
       if (!interrupted) {
-        const message = { id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: deltas.join('') }], stop_reason: 'end_turn', stop_sequence: null, usage };
+        const content = [...(deltas.length ? [{ type: 'text', text: deltas.join('') }] : []), ...toolUses.map(({ id: useId, name, input }) => ({ type: 'tool_use', id: useId, name, input }))];
+        const message = { id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: null, usage };
         res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${id}` });
         res.end(JSON.stringify(message));
         record.outcome = 'complete';
@@ -118,7 +129,8 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
 
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_${id}` });
     event(res, 'message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
-    event(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    const textBlock = deltas.length > 0 || !toolUses.length;
+    if (textBlock) event(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
     event(res, 'ping', {});
     const limit = reply.hang ? 1 : reply.cutAfterChunks ?? (reply.streamError ? reply.afterChunks ?? 0 : deltas.length);
     for (const [i, delta] of deltas.slice(0, limit).entries()) {
@@ -141,8 +153,14 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
       res.end();
       record.outcome = 'error';
     } else {
-      event(res, 'content_block_stop', { index: 0 });
-      event(res, 'message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      if (textBlock) event(res, 'content_block_stop', { index: 0 });
+      for (const [i, use] of toolUses.entries()) {
+        const index = i + (textBlock ? 1 : 0);
+        event(res, 'content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } });
+        for (const fragment of split(use.rawInput ?? JSON.stringify(use.input), 3)) event(res, 'content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: fragment } });
+        event(res, 'content_block_stop', { index });
+      }
+      event(res, 'message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
       event(res, 'message_stop', {});
       res.end();
       record.outcome = 'complete';
@@ -183,6 +201,12 @@ function split(text, count) {
   return parts.length ? parts : [''];
 }
 
+/** The tool_result blocks of a recorded request's last message: { tool_use_id, content, is_error }. */
+function toolResults(request) {
+  const last = request.body.messages?.at(-1);
+  return Array.isArray(last?.content) ? last.content.filter((block) => block.type === 'tool_result') : [];
+}
+
 function echo(body) {
   const last = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
   const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
@@ -202,7 +226,7 @@ function sendError(res, { status, retryAfter, retryAfterMs, errorType, message }
   res.end(JSON.stringify({ type: 'error', error: { type: errorType ?? defaultType, message: message ?? defaultMessage } }));
 }
 
-module.exports = { startMockAnthropic };
+module.exports = { startMockAnthropic, toolResults };
 
 if (require.main === module) {
   const option = (name) => {

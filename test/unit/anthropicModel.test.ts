@@ -43,7 +43,55 @@ describe('AnthropicModel (real SDK, mock Messages API)', function () {
     const result = await model().complete(REQUEST, { onText: (d) => deltas.push(d) });
     assert.equal(deltas.length, 5);
     assert.equal(deltas.join(''), 'Hello from the mock model.');
-    assert.deepEqual(result, { text: 'Hello from the mock model.', model: 'claude-test-20261122', inputTokens: 142, outputTokens: 7, stopReason: 'end_turn' });
+    assert.deepEqual(result, { text: 'Hello from the mock model.', toolCalls: [], model: 'claude-test-20261122', inputTokens: 142, cacheReadTokens: 2, outputTokens: 7, stopReason: 'end_turn' });
+  });
+
+  it('streams tool calls: their inputs arrive as JSON fragments and are parsed when each block ends', async () => {
+    mock.script({ text: 'Let me read it.', toolUses: [{ id: 'toolu_1', name: 'read_code', input: { citation: 'src/a.ts:Foo' } }, { id: 'toolu_2', name: 'search_wiki', input: { query: 'retry "policy"', limit: 3 } }] });
+    const started: string[] = [];
+    const result = await model().complete(REQUEST, { onText: () => {}, onToolCall: (call) => started.push(call.name) });
+    assert.equal(result.text, 'Let me read it.');
+    assert.equal(result.stopReason, 'tool_use');
+    assert.deepEqual(started, ['read_code', 'search_wiki']);
+    assert.deepEqual(result.toolCalls, [
+      { id: 'toolu_1', name: 'read_code', input: { citation: 'src/a.ts:Foo' } },
+      { id: 'toolu_2', name: 'search_wiki', input: { query: 'retry "policy"', limit: 3 } },
+    ]);
+  });
+
+  it('sends tools with cache_control on the last, tool_choice, tool_use and tool_result blocks (is_error on a failure), and a cache breakpoint on the marked message', async () => {
+    mock.script({ text: 'answer' });
+    const tools = [
+      { name: 'search_wiki', description: 'Search.', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+      { name: 'read_code', description: 'Read.', inputSchema: { type: 'object', properties: { citation: { type: 'string' } } } },
+    ];
+    await model().complete({
+      ...REQUEST,
+      tools,
+      toolChoice: 'none',
+      messages: [
+        { role: 'user', content: 'Question: why?' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 'toolu_9', name: 'read_code', input: { citation: '../x' } }] },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_9', content: 'refused', isError: true }], cache: true },
+      ],
+    }, ignoreText);
+    const { body } = mock.requests.at(-1)!;
+    assert.deepEqual(body.tools, [
+      { name: 'search_wiki', description: 'Search.', input_schema: tools[0].inputSchema },
+      { name: 'read_code', description: 'Read.', input_schema: tools[1].inputSchema, cache_control: { type: 'ephemeral' } },
+    ]);
+    assert.deepEqual(body.tool_choice, { type: 'none' });
+    assert.deepEqual(body.messages, [
+      { role: 'user', content: 'Question: why?' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 'toolu_9', name: 'read_code', input: { citation: '../x' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'refused', is_error: true, cache_control: { type: 'ephemeral' } }] },
+    ]);
+  });
+
+  it('a tool input that is not valid JSON reaches the tool as the raw text, for it to refuse', async () => {
+    mock.script({ toolUses: [{ name: 'read_code', rawInput: '{"citation": "src/a' }] });
+    const result = await model().complete(REQUEST, ignoreText);
+    assert.deepEqual(result.toolCalls?.map((call) => call.input), ['{"citation": "src/a']);
   });
 
   it('sends the key, the model, max_tokens, the messages and cache_control on the cached system block', async () => {

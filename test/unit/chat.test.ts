@@ -6,7 +6,7 @@ import { buildPrompt, catalog } from '../../src/core/chat/prompt';
 import { bestPassage, retrievalQuery, WikiRetriever } from '../../src/core/chat/retrieval';
 import { titleFromQuestion, type ConversationRecord } from '../../src/core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../src/core/chat/export';
-import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../src/core/llm';
+import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks, messageText } from '../../src/core/llm';
 import type { WikiPage } from '../../src/core/model';
 import { Wiki } from '../../src/core/wiki';
 import { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText } from './fakes';
@@ -28,7 +28,7 @@ const PAGES = {
   testing: pageText('Testing handlers', 'Tests call the pipeline in process with fake requests.\n', { topic: 'testing' }),
 };
 
-const SETTINGS: ChatSettings = { model: 'claude-test', maxTokens: 1000, maxPriorTurns: 5, priorAnswerChars: 500, pagesPerTurn: 3 };
+const SETTINGS: ChatSettings = { model: 'claude-test', maxTokens: 1000, maxPriorTurns: 5, priorAnswerChars: 500, pagesPerTurn: 3, maxToolRounds: 8, toolTokenBudget: 100_000 };
 
 /** A scripted model: records requests, streams the reply in two deltas, or throws. */
 class ScriptedModel implements LanguageModel {
@@ -102,9 +102,9 @@ describe('chat prompt', () => {
     assert.equal(prompt.system[1].cache, true);
     assert.match(prompt.system[1].text, /- \[\[old-routing\]\] Old pipeline notes: About Old pipeline notes \(stale\)/);
     assert.equal(prompt.messages.length, 11, '5 prior turns (2 messages each) and the question');
-    assert.equal(prompt.messages[0].content, 'q2');
-    assert.ok(prompt.messages[1].content.endsWith(' […]') && prompt.messages[1].content.length <= 505, 'prior answers are truncated');
-    const last = prompt.messages.at(-1)!.content;
+    assert.equal(messageText(prompt.messages[0]), 'q2');
+    assert.ok(messageText(prompt.messages[1]).endsWith(' […]') && messageText(prompt.messages[1]).length <= 505, 'prior answers are truncated');
+    const last = messageText(prompt.messages.at(-1)!);
     assert.match(last, /<page slug="request-pipeline" title="Request pipeline" status="active">\nFULL BODY ‹\/page> tricks\n<\/page>/);
     assert.match(last, /<selection path="src\/router.ts" lines="3-9" language="typescript">\nsplitPath\(\)\n<\/selection>/);
     assert.ok(last.endsWith('Question: How is a route chosen?'));
@@ -114,7 +114,7 @@ describe('chat prompt', () => {
     const { pages } = await wikiWith(PAGES);
     const prompt = buildPrompt({ question: 'q', priorTurns: [{ question: 'a', answer: 'b' }], retrieved: [], pageBodies: new Map(), catalog: '', settings: { maxPriorTurns: 0, priorAnswerChars: 10 } });
     assert.equal(prompt.messages.length, 1);
-    assert.match(prompt.messages[0].content, /No wiki page matched/);
+    assert.match(messageText(prompt.messages[0]), /No wiki page matched/);
     assert.match(catalog(pages, 25), /^- \[\[error-handling\]\].*\n- … 3 more pages not listed$/);
   });
 });
@@ -179,7 +179,7 @@ describe('ChatService', () => {
     const pending = chat.ask({ question: 'router?' }, { onText: () => controller.abort() }, controller.signal);
     const result = await pending;
     assert.equal(result.stopped, true);
-    assert.equal(result.turn.answer, 'partial \n\n_(stopped)_');
+    assert.equal(result.turn.answer, 'partial\n\n_(stopped)_');
     assert.equal((await store.get(result.conversation.id))?.turns[0].answer, result.turn.answer);
   });
 

@@ -91,6 +91,24 @@ describe('conversation store (sql.js + journal)', () => {
     assert.equal(await store.get('no-such-id'), undefined);
   });
 
+  it('keeps a turn\'s tool steps across reopen and compaction', async () => {
+    const dir = tempDir();
+    const store = await openStore(dir);
+    const c = await store.create('With tools');
+    const steps = [
+      { tool: 'read_code', input: { citation: 'src/a.ts:Foo' }, label: 'Read src/a.ts:Foo', ok: true, summary: 'lines 1–9', output: '  1 | export class Foo {}' },
+      { tool: 'read_code', input: { citation: '../etc/passwd' }, label: 'Read ../etc/passwd', ok: false, summary: 'refused: outside the workspace', output: 'refused' },
+    ];
+    const sent = { ...turn(c.id, 'q'), steps };
+    await store.appendTurn(sent);
+    await store.appendTurn(turn(c.id, 'no tools'));
+    await store.close();
+    const reopened = await openStore(dir); // compacted on close: read from the database file
+    const [first, second] = (await reopened.get(c.id))!.turns;
+    assert.deepEqual(first, { ...sent, index: 0 });
+    assert.equal(second.steps, undefined);
+  });
+
   it('renames and records the filed page', async () => {
     const store = await openStore(tempDir());
     const c = await store.create('Old title');
@@ -269,6 +287,28 @@ describe('conversation store migrations', () => {
     assert.equal(schemaVersion(db), current + 2);
     assert.deepEqual(db.exec('SELECT title, pinned FROM conversation')[0].values, [['Old', 1]]);
     assert.deepEqual(db.exec('SELECT question FROM turn')[0].values, [['kept']]);
+    db.close();
+  });
+
+  it('migrates a schema-1 file (before tool steps): its turns load with no steps, and new turns keep theirs', async () => {
+    const dir = tempDir();
+    const SQL = await sqlJs();
+    const v1 = new SQL.Database();
+    migrate(v1, dbFile(dir), MIGRATIONS.filter((m) => m.version === 1));
+    v1.exec(`INSERT INTO conversation VALUES ('c1', 'Old', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', NULL)`);
+    v1.exec(`INSERT INTO turn VALUES ('c1', 0, 'old q', 'old a', '{"pages":[],"offline":false}', 'm', 1, 2, '2026-01-01T00:00:00Z', NULL)`);
+    fs.writeFileSync(dbFile(dir), v1.export());
+    v1.close();
+    const store = await openStore(dir);
+    const [old] = (await store.get('c1'))!.turns;
+    assert.equal(old.question, 'old q');
+    assert.equal(old.steps, undefined);
+    const steps = [{ tool: 'search_wiki', input: { query: 'x' }, label: 'Searched the wiki for "x"', ok: true, summary: '0 pages', output: '' }];
+    await store.appendTurn({ ...turn('c1', 'new q'), steps });
+    await store.close();
+    const db = new SQL.Database(fs.readFileSync(dbFile(dir)));
+    assert.equal(schemaVersion(db), 2);
+    assert.deepEqual(db.exec('SELECT steps FROM turn ORDER BY turn_index')[0].values, [['[]'], [JSON.stringify(steps)]]);
     db.close();
   });
 

@@ -6,6 +6,7 @@ import type { CompletionRequest, LanguageModel } from '../../src/core/llm';
 import { parseLog } from '../../src/core/log';
 import { Wiki } from '../../src/core/wiki';
 import { fixedClock, MemoryFileSystem, pageText } from './fakes';
+import { messageText } from '../../src/core/llm';
 
 const ROOT = '/ws';
 
@@ -53,7 +54,7 @@ describe('librarian lint', () => {
       ],
     }));
     const report = await lintWithLibrarian(pages, { model, code, settings: SETTINGS });
-    const sent = model.requests[0].messages[0].content;
+    const sent = messageText(model.requests[0].messages[0]);
     assert.match(sent, /<code citation="src\/cache.ts:Cache.ttl">\nget ttl\(\) \{ return 60; \}\n<\/code>/);
     assert.equal(model.requests[0].system.at(-1)?.cache, true);
     assert.deepEqual(report.findings.map((f) => [f.code, f.severity, f.page]), [

@@ -153,6 +153,6 @@ describe('loading pages from a real folder', () => {
 describe('which changes inside .wiki/ are wiki content', () => {
   it('pages, the index, the log and the schema are; local state and temp files are not (reacting to them would loop)', () => {
     for (const file of ['pages/a.md', 'index.json', 'index.md', 'log.jsonl', 'SCHEMA.md', 'pages']) assert.equal(isWikiContent(file), true, file);
-    for (const file of ['.cache/write.lock', '.cache/conversations.sqlite', '.cache', 'pages/.a.md.rwtmp-12-ab', 'index.json.tmp']) assert.equal(isWikiContent(file), false, file);
+    for (const file of ['.cache/write.lock', '.cache/other-state.json', '.cache', 'pages/.a.md.rwtmp-12-ab', 'index.json.tmp']) assert.equal(isWikiContent(file), false, file);
   });
 });

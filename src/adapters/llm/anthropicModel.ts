@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmError, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../core/llm';
+import { LlmError, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 
@@ -65,9 +65,12 @@ export class AnthropicModel implements LanguageModel {
     for (;;) {
       let partial = '';
       try {
-        return await this.stream(client, request, (delta) => {
-          partial += delta;
-          callbacks.onText(delta);
+        return await this.stream(client, request, {
+          ...callbacks,
+          onText: (delta) => {
+            partial += delta;
+            callbacks.onText(delta);
+          },
         }, signal);
       } catch (error) {
         const failure = this.classify(sdk, client.baseURL, error, signal, partial);
@@ -89,29 +92,54 @@ export class AnthropicModel implements LanguageModel {
     }
   }
 
-  private async stream(client: Anthropic, request: CompletionRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<Completion> {
+  private async stream(client: Anthropic, request: CompletionRequest, callbacks: StreamCallbacks, signal?: AbortSignal): Promise<Completion> {
+    const cacheControl = { cache_control: { type: 'ephemeral' as const } };
+    const tools = request.tools?.map((tool, i, all) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+      // Tools come first in the cached prefix; the system prompt's breakpoint covers them too, this one survives a system change.
+      ...(i === all.length - 1 ? cacheControl : {}),
+    }));
     const events = await client.messages.create({
       model: request.model,
       max_tokens: request.maxTokens,
-      system: request.system.map((block) => ({ type: 'text' as const, text: block.text, ...(block.cache ? { cache_control: { type: 'ephemeral' as const } } : {}) })),
-      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+      system: request.system.map((block) => ({ type: 'text' as const, text: block.text, ...(block.cache ? cacheControl : {}) })),
+      messages: request.messages.map(toMessageParam),
+      ...(tools?.length ? { tools, tool_choice: { type: request.toolChoice ?? 'auto' } } : {}),
       stream: true,
     }, { signal });
     let text = '';
     let model = request.model;
     let inputTokens = 0;
+    let cacheReadTokens = 0;
     let outputTokens = 0;
     let stopReason: string | null = null;
     let stopped = false;
+    const toolCalls: ToolCall[] = [];
+    // Tool inputs stream as JSON fragments per content block; parsed when the block ends.
+    const pendingInputs = new Map<number, { call: ToolCall; json: string }>();
     for await (const event of events) {
       if (event.type === 'message_start') {
         model = event.message.model;
         const usage = event.message.usage;
-        inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+        cacheReadTokens = usage.cache_read_input_tokens ?? 0;
+        inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + cacheReadTokens;
         outputTokens = usage.output_tokens;
+      } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+        const call = { id: event.content_block.id, name: event.content_block.name, input: {} };
+        pendingInputs.set(event.index, { call, json: '' });
+        callbacks.onToolCall?.({ id: call.id, name: call.name });
       } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
         text += event.delta.text;
-        onText(event.delta.text);
+        callbacks.onText(event.delta.text);
+      } else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+        const pending = pendingInputs.get(event.index);
+        if (pending) pending.json += event.delta.partial_json;
+      } else if (event.type === 'content_block_stop' && pendingInputs.has(event.index)) {
+        const { call, json } = pendingInputs.get(event.index)!;
+        pendingInputs.delete(event.index);
+        toolCalls.push({ ...call, input: parseToolInput(json) });
       } else if (event.type === 'message_delta') {
         outputTokens = event.usage.output_tokens;
         stopReason = event.delta.stop_reason;
@@ -122,7 +150,7 @@ export class AnthropicModel implements LanguageModel {
     // The SDK ends the event stream quietly on abort, and the stream can also just stop short.
     if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.', undefined, text || undefined);
     if (!stopped) throw new StreamEndedEarly();
-    return { text, model, inputTokens, outputTokens, stopReason };
+    return { text, toolCalls, model, inputTokens, cacheReadTokens, outputTokens, stopReason };
   }
 
   /** An LlmError that says what to do next; the API key never appears in it. */
@@ -163,6 +191,28 @@ export class AnthropicModel implements LanguageModel {
   private redact(message: string): string {
     const key = this.options.apiKey;
     return key ? message.split(key).join('[redacted]') : message;
+  }
+}
+
+function toMessageParam(message: ChatMessage): Anthropic.MessageParam {
+  if (typeof message.content === 'string' && !message.cache) return { role: message.role, content: message.content };
+  const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+  const content: Anthropic.ContentBlockParam[] = blocks.map((block) => {
+    if (block.type === 'text') return { type: 'text', text: block.text };
+    if (block.type === 'tool_use') return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
+    return { type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, ...(block.isError ? { is_error: true } : {}) };
+  });
+  if (message.cache && content.length) Object.assign(content[content.length - 1], { cache_control: { type: 'ephemeral' } });
+  return { role: message.role, content };
+}
+
+/** A tool input as sent; JSON the model got wrong is passed on as the raw string, for the tool to refuse. */
+function parseToolInput(json: string): unknown {
+  if (!json.trim()) return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
   }
 }
 

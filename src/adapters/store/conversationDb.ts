@@ -1,5 +1,5 @@
 import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
-import { titleFromQuestion, type Conversation, type ConversationRecord, type SearchHit, type Turn } from '../../core/chat/conversation';
+import { titleFromQuestion, type Conversation, type ConversationRecord, type SearchHit, type ToolStep, type Turn } from '../../core/chat/conversation';
 import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './search';
@@ -8,7 +8,8 @@ import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './sea
 
 /** Column lists shared with salvage, which copies rows out of a damaged file. */
 export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page';
-export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id';
+export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
+const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
 
 const CONVERSATION_SELECT = `SELECT ${CONVERSATION_COLUMNS}, (SELECT count(*) FROM turn WHERE conversation_id = c.id) FROM conversation c`;
 const FOLDED_KEY = 'folded_segment';
@@ -116,9 +117,9 @@ export class ConversationDb {
   }
 
   private insertTurn(turn: Turn, entryId: string | null): void {
-    this.run(`INSERT INTO turn (${TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    this.run(`INSERT INTO turn (${TURN_COLUMNS}) VALUES (${TURN_VALUES})`, [
       turn.conversationId, turn.index, turn.question, turn.answer, JSON.stringify(turn.context), turn.model,
-      turn.inputTokens, turn.outputTokens, turn.created, entryId,
+      turn.inputTokens, turn.outputTokens, turn.created, entryId, JSON.stringify(turn.steps ?? []),
     ]);
     if (this.fullText) {
       this.run('INSERT INTO turn_fts (docid, question, answer) VALUES (last_insert_rowid(), ?, ?)', [turn.question, turn.answer]);
@@ -154,7 +155,7 @@ export class ConversationDb {
       for (const row of turns) {
         const [conversationId, , question, , , , , , created] = row;
         this.run('INSERT OR IGNORE INTO conversation (id, title, created, updated) VALUES (?, ?, ?, ?)', [conversationId, titleFromQuestion(String(question)), created, created]);
-        this.run(`INSERT OR IGNORE INTO turn (${TURN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, row);
+        this.run(`INSERT OR IGNORE INTO turn (${TURN_COLUMNS}) VALUES (${TURN_VALUES})`, row);
       }
       if (this.fullText) this.db.exec(`INSERT INTO turn_fts (turn_fts) VALUES ('rebuild')`);
       this.db.exec('COMMIT');
@@ -297,10 +298,12 @@ function toConversation([id, title, created, updated, filedPage, turnCount]: Sql
   };
 }
 
-function toTurn([conversationId, index, question, answer, context, model, inputTokens, outputTokens, created]: SqlValue[]): Turn {
+function toTurn([conversationId, index, question, answer, context, model, inputTokens, outputTokens, created, , steps]: SqlValue[]): Turn {
+  const toolSteps = JSON.parse(String(steps ?? '[]')) as ToolStep[];
   return {
     conversationId: String(conversationId), index: Number(index), question: String(question), answer: String(answer),
     context: JSON.parse(String(context)) as Turn['context'], model: String(model),
     inputTokens: Number(inputTokens), outputTokens: Number(outputTokens), created: String(created),
+    ...(toolSteps.length ? { steps: toolSteps } : {}),
   };
 }

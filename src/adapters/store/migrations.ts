@@ -41,6 +41,11 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `),
   },
+  {
+    version: 2,
+    // The tool steps of a turn (searches, pages and code read), as JSON.
+    up: (db) => db.exec(`ALTER TABLE turn ADD COLUMN steps TEXT NOT NULL DEFAULT '[]';`),
+  },
 ];
 
 export const schemaVersion = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

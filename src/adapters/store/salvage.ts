@@ -19,10 +19,19 @@ export function salvageRows(sql: SqlJsStatic, image: Uint8Array): SalvagedRows {
     db.exec('PRAGMA writable_schema = ON');
     return {
       conversations: readableRows(db, `SELECT ${CONVERSATION_COLUMNS} FROM conversation`),
-      turns: readableRows(db, `SELECT ${TURN_COLUMNS} FROM turn`),
+      // A file from before tool steps (schema 1) has no steps column: its turns had none.
+      turns: readableRows(db, `SELECT ${hasColumn(db, 'turn', 'steps') ? TURN_COLUMNS : TURN_COLUMNS.replace('steps', "'[]'")} FROM turn`),
     };
   } finally {
     db.close();
+  }
+}
+
+function hasColumn(db: Database, table: string, column: string): boolean {
+  try {
+    return db.exec(`PRAGMA table_info(${table})`)[0]?.values.some((row) => row[1] === column) ?? false;
+  } catch {
+    return false; // a damaged schema: read the columns every version has
   }
 }
 

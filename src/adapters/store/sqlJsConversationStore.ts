@@ -174,10 +174,10 @@ export class SqlJsConversationStore implements ConversationStore {
 
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn> {
     // Only the fields of a turn: callers may pass richer objects.
-    const { conversationId, question, answer, context, model, inputTokens, outputTokens, created } = turn;
+    const { conversationId, question, answer, context, model, inputTokens, outputTokens, created, steps } = turn;
     return this.operation(async () => {
       this.requireConversation(conversationId);
-      const entry = await this.record({ op: 'turn', turn: { conversationId, question, answer, context, model, inputTokens, outputTokens, created } });
+      const entry = await this.record({ op: 'turn', turn: { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) } });
       // Absent when another window deleted the conversation just before: the journal dropped the turn.
       const stored = this.db.turnByEntry(entry.id);
       if (!stored) throw notFound(conversationId);

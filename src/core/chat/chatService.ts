@@ -1,15 +1,22 @@
-import { isLlmError, type LanguageModel, type StreamCallbacks } from '../llm';
+import { parseCitationText } from '../drift/citations';
+import { isLlmError, type LanguageModel } from '../llm';
 import type { WikiPage } from '../model';
-import { titleFromQuestion, type Conversation, type ConversationStore, type SelectionContext, type Turn, type TurnContext } from './conversation';
+import type { WikiTool } from '../tools/tool';
+import { titleFromQuestion, type Conversation, type ConversationStore, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, catalog, type PromptSettings } from './prompt';
 import { retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
+import { runToolLoop, type ToolLoopEvents, type ToolLoopResult } from './toolLoop';
 
 export interface ChatSettings extends PromptSettings {
   model: string;
   maxTokens: number;
   /** Pages retrieved per turn. */
   pagesPerTurn: number;
+  /** Rounds of tool calls before the model must answer; 0 answers in one shot. */
+  maxToolRounds: number;
+  /** Input tokens over all rounds of one answer after which the model must answer. */
+  toolTokenBudget: number;
 }
 
 /** The model to use for a turn, or why there is none (then the answer is offline). */
@@ -22,6 +29,10 @@ export interface AnswerDependencies {
   ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>>;
   chooseModel(): Promise<ModelChoice>;
   settings(): ChatSettings;
+  /** The read-only tools the model may call; none means a one-shot answer. */
+  tools?(): readonly WikiTool[];
+  /** Whether a code citation resolves to code that exists now (a missing file or symbol does not). */
+  resolves?(citation: { path: string; symbol?: string }): Promise<boolean>;
 }
 
 export interface ChatDependencies extends AnswerDependencies {
@@ -40,7 +51,7 @@ export interface AskRequest {
   offline?: boolean;
 }
 
-export interface AskEvents extends StreamCallbacks {
+export interface AskEvents extends ToolLoopEvents {
   /** The conversation the turn belongs to (created now when it is new). */
   onConversation?(conversation: Conversation): void;
   /** What the answer is grounded on, before it streams. */
@@ -72,6 +83,8 @@ export interface Answer {
   stopped: boolean;
   /** Retrieval results, best first (pinned pages first). */
   retrieved: RetrievedPage[];
+  /** The tools the model called, in order. */
+  steps: ToolStep[];
 }
 
 /** One grounded answer: retrieve, build the prompt, stream it from the model or answer offline. */
@@ -93,7 +106,7 @@ export class AnswerEngine {
       offline: 'offline' in choice,
     };
     events.onContext?.(context);
-    const base = { context, retrieved, inputTokens: 0, outputTokens: 0, stopped: false };
+    const base = { context, retrieved, steps: [] as ToolStep[], inputTokens: 0, outputTokens: 0, stopped: false };
     if ('offline' in choice) {
       const text = offlineAnswer(retrieved, choice.offline);
       events.onText(text);
@@ -101,27 +114,45 @@ export class AnswerEngine {
     }
 
     const pageBodies = new Map(retrieved.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
+    const tools = settings.maxToolRounds > 0 ? this.deps.tools?.() ?? [] : [];
     const prompt = (maxPriorTurns: number) => buildPrompt({
-      question, priorTurns, retrieved, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns },
+      question, priorTurns, retrieved, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns }, tools: tools.length > 0,
     });
+    const steps: ToolStep[] = [];
     let streamed = '';
-    const callbacks: StreamCallbacks = { onText: (delta) => { streamed += delta; events.onText(delta); }, onRetry: events.onRetry };
-    const complete = (maxPriorTurns: number) => choice.model.complete({ model: settings.model, maxTokens: settings.maxTokens, ...prompt(maxPriorTurns) }, callbacks, signal);
+    const loopEvents: ToolLoopEvents = { ...events, onText: (delta) => { streamed += delta; events.onText(delta); } };
+    const loop = (maxPriorTurns: number) => runToolLoop(choice.model, { ...prompt(maxPriorTurns), tools, settings, steps }, loopEvents, signal);
     try {
-      let completion;
+      let result: ToolLoopResult;
       try {
-        completion = await complete(settings.maxPriorTurns);
+        result = await loop(settings.maxPriorTurns);
       } catch (error) {
-        // Too long with history: drop the prior turns and try once more.
-        if (!(isLlmError(error) && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns) throw error;
-        completion = await complete(0);
+        // Too long with history: drop the prior turns, try once more, and say so in the footer.
+        if (!(isLlmError(error) && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns || streamed) throw error;
+        context.droppedPriorTurns = Math.min(priorTurns.length, settings.maxPriorTurns);
+        result = await loop(0);
       }
-      return { ...base, text: completion.text, model: completion.model, inputTokens: completion.inputTokens, outputTokens: completion.outputTokens };
+      const unverified = await this.unverifiedCitations(result.text, result.read);
+      if (unverified.length) context.unverified = unverified;
+      return { ...base, steps, text: result.text, model: result.model, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
     } catch (error) {
       if (!(isLlmError(error) && error.kind === 'cancelled')) throw error;
-      const text = streamed ? `${streamed}\n\n_(stopped)_` : '_(stopped before any answer)_';
-      return { ...base, text, model: settings.model, stopped: true };
+      const text = streamed ? `${streamed.trimEnd()}\n\n_(stopped)_` : '_(stopped before any answer)_';
+      return { ...base, steps, text, model: settings.model, stopped: true };
     }
+  }
+
+  /** Code citations of the answer that no tool showed the model and that do not resolve now. */
+  private async unverifiedCitations(answer: string, read: ReadonlySet<string>): Promise<string[]> {
+    const resolves = this.deps.resolves;
+    if (!resolves) return [];
+    const unverified: string[] = [];
+    for (const raw of new Set(Array.from(answer.matchAll(/`([^`\n]+)`/g), (match) => match[1]))) {
+      const citation = parseCitationText(raw);
+      if (!citation || wasRead(citation, read)) continue;
+      if (citation.outside || !(await resolves(citation))) unverified.push(citation.text);
+    }
+    return unverified;
   }
 
   private retrieve(retriever: WikiRetriever, query: string, attached: readonly string[], limit: number): RetrievedPage[] {
@@ -168,10 +199,18 @@ export class ChatService {
     const turn = await store.appendTurn({
       conversationId: conversation.id, question, answer: answer.text, context: answer.context, model: answer.model,
       inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
+      ...(answer.steps.length ? { steps: answer.steps } : {}),
     });
     const updated = (await store.get(conversation.id))?.conversation ?? conversation;
     return { conversation: updated, turn, stopped: answer.stopped };
   }
+}
+
+/** A citation counts as read when a tool showed it, its whole file, or lines of that file. */
+function wasRead(citation: { text: string; path: string }, read: ReadonlySet<string>): boolean {
+  if (read.has(citation.text) || read.has(citation.path)) return true;
+  for (const entry of read) if (entry.startsWith(`${citation.path}#`)) return true;
+  return false;
 }
 
 function pinnedPage(retriever: WikiRetriever, slug: string): RetrievedPage | undefined {

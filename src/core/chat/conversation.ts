@@ -31,6 +31,25 @@ export interface TurnContext {
   selection?: SelectionContext;
   /** Answered from retrieval alone, without a model. */
   offline: boolean;
+  /** Code citations in the answer that no tool showed the model and that do not resolve. */
+  unverified?: string[];
+  /** Prior turns left out of the prompt because it did not fit the model's context. */
+  droppedPriorTurns?: number;
+  /** No page cleared the confidence floor and no tool found anything: the answer says so. */
+  noMatch?: boolean;
+}
+
+/** One tool call of a turn, as the chat shows it and the store keeps it. */
+export interface ToolStep {
+  tool: string;
+  input: unknown;
+  /** `Searched the wiki for "retry"`, `Read src/a.ts:Foo`. */
+  label: string;
+  ok: boolean;
+  /** One line: `4 pages`, `lines 10–42`, `refused: outside the workspace`. */
+  summary: string;
+  /** What the model read, capped for storage. */
+  output: string;
 }
 
 export interface Turn {
@@ -45,6 +64,8 @@ export interface Turn {
   inputTokens: number;
   outputTokens: number;
   created: string;
+  /** The tools the model called for this answer, in order. */
+  steps?: ToolStep[];
 }
 
 export interface SearchHit {

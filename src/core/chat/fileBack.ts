@@ -4,6 +4,7 @@ import type { PageFrontmatter } from '../model';
 import { slugify, uniqueSlug } from '../slug';
 import type { Wiki, WikiWrites } from '../wiki';
 import type { ConversationRecord, ConversationStore } from './conversation';
+import { stepLines } from './export';
 
 const SUMMARY_MAX_CHARS = 160;
 
@@ -63,6 +64,8 @@ export function conversationBody(record: ConversationRecord, existingPages: Read
       const s = turn.context.selection;
       lines.push(`About \`${s.path}\` lines ${s.startLine}–${s.endLine}.`, '');
     }
+    // Plain text, not citations: a failed step's path must not become a broken citation on the page.
+    if (turn.steps?.length) lines.push('Looked up:', '', ...stepLines(turn.steps), '');
     lines.push(turn.answer.trim(), '');
   }
   const answers = turns.map((t) => t.answer).join('\n\n');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
 import { ChatService, type ChatSettings, type ModelChoice } from '../../core/chat/chatService';
 import type { Conversation, ConversationRecord, ConversationStore, SelectionContext, Turn } from '../../core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
@@ -277,10 +278,12 @@ export class ChatController implements vscode.Disposable {
     const chat = vscode.workspace.getConfiguration('repoWiki.chat');
     return {
       model: modelName(),
-      maxTokens: llm.get<number>('maxTokens') ?? 2048,
-      maxPriorTurns: chat.get<number>('maxPriorTurns') ?? 5,
-      priorAnswerChars: chat.get<number>('priorAnswerChars') ?? 500,
-      pagesPerTurn: chat.get<number>('pagesPerTurn') ?? 5,
+      maxTokens: llm.get<number>('maxTokens') ?? MODEL_DEFAULTS.maxTokens,
+      maxPriorTurns: chat.get<number>('maxPriorTurns') ?? CHAT_DEFAULTS.maxPriorTurns,
+      priorAnswerChars: chat.get<number>('priorAnswerChars') ?? CHAT_DEFAULTS.priorAnswerChars,
+      pagesPerTurn: chat.get<number>('pagesPerTurn') ?? CHAT_DEFAULTS.pagesPerTurn,
+      maxToolRounds: chat.get<number>('maxToolRounds') ?? CHAT_DEFAULTS.maxToolRounds,
+      toolTokenBudget: chat.get<number>('toolTokenBudget') ?? CHAT_DEFAULTS.toolTokenBudget,
     };
   }
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { LIBRARIAN_LINT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
 import { FileCitedCode } from '../../adapters/citedCode';
 import { preparePlan } from '../../core/ingest/changes';
 import { PlanRejectedError } from '../../core/ingest/ingest';
@@ -103,9 +104,9 @@ async function run(services: Services, wiki: Wiki, apiKey: string): Promise<Lint
   const config = vscode.workspace.getConfiguration('repoWiki.lint.llm');
   const settings = {
     model: modelName(),
-    maxPages: config.get<number>('maxPages') ?? 20,
-    maxTokens: config.get<number>('maxTokens') ?? 30_000,
-    maxOutputTokens: llm.get<number>('maxTokens') ?? 2048,
+    maxPages: config.get<number>('maxPages') ?? LIBRARIAN_LINT_DEFAULTS.maxPages,
+    maxTokens: config.get<number>('maxTokens') ?? LIBRARIAN_LINT_DEFAULTS.maxTokens,
+    maxOutputTokens: llm.get<number>('maxTokens') ?? MODEL_DEFAULTS.maxTokens,
   };
   const model = anthropicModel(apiKey);
   const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));

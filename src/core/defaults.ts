@@ -1,0 +1,30 @@
+/**
+ * The defaults of the chat, the librarian lint and the model, shared by the extension (where
+ * settings override them; package.json repeats them for the Settings UI) and the CLI.
+ */
+
+export const MODEL_DEFAULTS = {
+  model: 'claude-sonnet-5-5',
+  /** Output tokens per request. */
+  maxTokens: 2048,
+  /** The model's context window, for the footer's warning as a conversation grows. */
+  contextWindowTokens: 200_000,
+} as const;
+
+export const CHAT_DEFAULTS = {
+  maxPriorTurns: 5,
+  priorAnswerChars: 500,
+  pagesPerTurn: 5,
+  maxToolRounds: 8,
+  /** Input tokens over all rounds of one answer; with caching most of them are cache reads. */
+  toolTokenBudget: 150_000,
+} as const;
+
+export const LIBRARIAN_LINT_DEFAULTS = {
+  maxPages: 20,
+  maxTokens: 30_000,
+  maxOutputTokens: 4096,
+} as const;
+
+/** The footer warns once a conversation's last prompt used this share of the context window. */
+export const CONTEXT_WARNING_SHARE = 0.8;
