@@ -25,6 +25,3 @@ export const LIBRARIAN_LINT_DEFAULTS = {
   maxTokens: 30_000,
   maxOutputTokens: 4096,
 } as const;
-
-/** The footer warns once a conversation's last prompt used this share of the context window. */
-export const CONTEXT_WARNING_SHARE = 0.8;

@@ -15,6 +15,18 @@ export interface ConversationSummary {
   updated: string;
   turnCount: number;
   filedPage?: string;
+  /** Running token totals over the conversation's turns. */
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** One tool call of an answer: what the model looked up, and (collapsed) what it read. */
+export interface StepView {
+  tool: string;
+  label: string;
+  ok: boolean;
+  summary: string;
+  output: string;
 }
 
 export interface PageRef {
@@ -32,6 +44,14 @@ export interface TurnView {
   offline: boolean;
   created: string;
   selection?: { path: string; startLine: number; endLine: number };
+  steps?: StepView[];
+  /** Code citations the model never read and that do not resolve. */
+  unverified?: string[];
+  droppedPriorTurns?: number;
+  /** Input tokens of the answer's largest request: how full the model's context was. */
+  promptTokens?: number;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /** A code selection attached to the next question; the host keeps the text, the webview its id. */
@@ -73,12 +93,14 @@ export type WebviewToHost =
   | { type: 'removeSelection'; selectionId: string };
 
 export type HostToWebview =
-  | { type: 'state'; hasWiki: boolean; trusted: boolean; offline: boolean; model: string }
+  | { type: 'state'; hasWiki: boolean; trusted: boolean; offline: boolean; model: string; contextWindow: number }
   | { type: 'conversations'; items: ConversationSummary[] }
   | { type: 'conversation'; conversation: ConversationSummary | null; turns: TurnView[] }
   | { type: 'turnStarted'; requestId: string; conversationId: string }
   | { type: 'context'; requestId: string; pages: PageRef[]; offline: boolean }
   | { type: 'delta'; requestId: string; text: string }
+  /** A tool call started (no `step`) or finished (with it). */
+  | { type: 'toolStep'; requestId: string; id: string; label: string; step?: StepView }
   | { type: 'retrying'; requestId: string; attempt: number; delayMs: number; status: number }
   | { type: 'turnDone'; requestId: string; conversation: ConversationSummary; turn: TurnView; stopped: boolean }
   | { type: 'turnFailed'; requestId: string; message: string; action?: 'setApiKey' | 'retry' }
@@ -134,7 +156,7 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 }
 
 const HOST_TYPES = new Set<HostToWebview['type']>([
-  'state', 'conversations', 'conversation', 'turnStarted', 'context', 'delta', 'retrying', 'turnDone', 'turnFailed', 'searchResults', 'selection', 'deleted', 'filed', 'notice',
+  'state', 'conversations', 'conversation', 'turnStarted', 'context', 'delta', 'toolStep', 'retrying', 'turnDone', 'turnFailed', 'searchResults', 'selection', 'deleted', 'filed', 'notice',
 ]);
 
 /** The webview trusts only the host, but still drops anything that is not a known message. */

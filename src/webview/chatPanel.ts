@@ -1,9 +1,10 @@
 /** The conversation: messages (questions, streamed answers, errors), the selection chip and the composer. */
-import { MAX_COPY_CHARS, MAX_QUESTION_CHARS, type ConversationSummary, type HostToWebview, type PageRef, type SelectionChip, type TurnView, type WebviewToHost } from '../shared/protocol';
+import { MAX_QUESTION_CHARS, type ConversationSummary, type HostToWebview, type PageRef, type SelectionChip, type TurnView, type WebviewToHost } from '../shared/protocol';
 import { el, icon, iconButton, textButton } from './dom';
 import { baseName, clip, fullDate, lineRange, newRequestId, relativeDate } from './format';
-import { codeCitation, isSlug, renderMarkdown, stableBoundary } from './markdown';
+import { renderMarkdown, stableBoundary } from './markdown';
 import { post, saveState, viewState } from './state';
+import { answerElement, copyText, pageLink, selectionRef, staleSlugs, stepElement, stepsElement, thinking, tokenCount, turnNotes, type SelectionRef } from './turnParts';
 
 type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
 
@@ -14,13 +15,12 @@ export interface HostState {
   trusted: boolean;
   offline: boolean;
   model: string;
+  /** The model's context window in tokens, for the near-the-limit warning. */
+  contextWindow: number;
 }
 
-interface SelectionRef {
-  path: string;
-  startLine: number;
-  endLine: number;
-}
+/** The footer warns once an answer's prompt filled this share of the model's context. */
+const CONTEXT_WARNING_SHARE = 0.8;
 
 /** The turn being answered. */
 interface Pending {
@@ -38,6 +38,9 @@ interface Pending {
   stopping: boolean;
   turnEl: HTMLElement;
   answerEl: HTMLElement;
+  /** The tool steps as they run, by call id. */
+  steps: Map<string, HTMLElement>;
+  stepsEl: HTMLElement;
   bodyEl: HTMLElement;
   footerEl: HTMLElement;
   retryLine: HTMLElement;
@@ -52,7 +55,6 @@ interface Failed {
 
 /** Long questions and titles are shown in full up to here. */
 const MAX_QUESTION_SHOWN = 100_000;
-const MAX_TITLE_SHOWN = 300;
 /** While streaming, finished blocks are rendered once the unfinished part grows past this. */
 const FREEZE_CHARS = 8_000;
 /** Answers longer than this skip layout for blocks out of view. */
@@ -66,7 +68,7 @@ export class ChatPanel {
   private readonly stopButton: HTMLButtonElement;
   private readonly chipArea: HTMLElement;
 
-  host: HostState = { known: false, hasWiki: true, trusted: true, offline: false, model: '' };
+  host: HostState = { known: false, hasWiki: true, trusted: true, offline: false, model: '', contextWindow: 0 };
   conversation: ConversationSummary | null = null;
   private turns: TurnView[] = [];
   pending?: Pending;
@@ -148,7 +150,7 @@ export class ChatPanel {
   // ---- host messages ----------------------------------------------------------------------
 
   setHostState(state: Message<'state'>): void {
-    this.host = { known: true, hasWiki: !!state.hasWiki, trusted: !!state.trusted, offline: !!state.offline, model: String(state.model ?? '') };
+    this.host = { known: true, hasWiki: !!state.hasWiki, trusted: !!state.trusted, offline: !!state.offline, model: String(state.model ?? ''), contextWindow: Number(state.contextWindow) || 0 };
     if (!this.turns.length && !this.pending && !this.failed) this.renderAll();
     this.updateComposer();
   }
@@ -221,6 +223,24 @@ export class ChatPanel {
     pending.text += message.text;
     if (this.retrying) this.clearRetrying();
     this.scheduleRender();
+  }
+
+  /** A tool call started (a spinner line) or finished (its outcome, with what it read collapsed). */
+  onToolStep(message: Message<'toolStep'>): void {
+    const pending = this.current(message.requestId);
+    if (!pending || typeof message.id !== 'string') return;
+    let list = pending.stepsEl.querySelector('ol');
+    if (!list) {
+      list = el('ol', { class: 'tool-steps live', attrs: { 'aria-label': 'Tool steps' } });
+      pending.stepsEl.append(list);
+    }
+    const line = stepElement(String(message.label ?? ''), message.step);
+    const previous = pending.steps.get(message.id);
+    if (previous) previous.replaceWith(line);
+    else list.append(line);
+    pending.steps.set(message.id, line);
+    if (!pending.text) pending.bodyEl.replaceChildren(thinking('Reading…'));
+    if (this.nearBottom()) this.scrollToBottom();
   }
 
   onRetrying(message: Message<'retrying'>): void {
@@ -393,13 +413,13 @@ export class ChatPanel {
     if (!this.turns.length) this.messages.replaceChildren(); // the welcome goes
     const turnEl = el('div', { class: 'turn pending' });
     turnEl.append(this.questionElement(question, selection));
-    const { answerEl, bodyEl, footerEl, retryLine } = answerElement();
+    const { answerEl, stepsEl, bodyEl, footerEl, retryLine } = answerElement();
     answerEl.setAttribute('aria-busy', 'true');
     bodyEl.append(thinking('Searching the wiki…'));
     turnEl.append(answerEl);
     this.messages.append(turnEl);
     const tailEl = el('div', { class: 'md-tail' });
-    this.pending = { requestId, question, conversationId: 'conversationId' in message ? message.conversationId : undefined, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, bodyEl, footerEl, retryLine };
+    this.pending = { requestId, question, conversationId: 'conversationId' in message ? message.conversationId : undefined, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, steps: new Map(), stepsEl, bodyEl, footerEl, retryLine };
     this.updateRetryButtons();
     this.updateComposer();
     this.scrollToBottom();
@@ -516,11 +536,14 @@ export class ChatPanel {
     const turnEl = el('div', { class: 'turn', data: { index: String(turn.index) } });
     turnEl.append(this.questionElement(String(turn.question ?? ''), turn.selection));
     const pages = Array.isArray(turn.pages) ? turn.pages : [];
-    const { answerEl, bodyEl, footerEl } = answerElement();
+    const { answerEl, stepsEl, bodyEl, footerEl } = answerElement();
     const answer = String(turn.answer ?? '');
+    const steps = stepsElement(Array.isArray(turn.steps) ? turn.steps : []);
+    if (steps) stepsEl.append(steps);
     bodyEl.classList.toggle('large', answer.length > LARGE_ANSWER_CHARS);
-    bodyEl.innerHTML = renderMarkdown(answer, { stale: staleSlugs(pages) });
-    this.fillFooter(footerEl, pages, { model: String(turn.model ?? ''), offline: !!turn.offline, text: () => answer, created: turn.created });
+    const unverified = new Set(Array.isArray(turn.unverified) ? turn.unverified.map(String) : []);
+    bodyEl.innerHTML = renderMarkdown(answer, { stale: staleSlugs(pages), unverified });
+    this.fillFooter(footerEl, pages, { model: String(turn.model ?? ''), offline: !!turn.offline, text: () => answer, created: turn.created, turn });
     turnEl.append(answerEl);
     return turnEl;
   }
@@ -536,8 +559,10 @@ export class ChatPanel {
     ]);
   }
 
-  private fillFooter(footer: HTMLElement, pages: readonly PageRef[], info: { model: string; offline: boolean; text: () => string; created?: string }): void {
+  private fillFooter(footer: HTMLElement, pages: readonly PageRef[], info: { model: string; offline: boolean; text: () => string; created?: string; turn?: TurnView }): void {
     const children: HTMLElement[] = [];
+    const notes = info.turn && turnNotes(info.turn, this.contextShare(info.turn));
+    if (notes) children.push(notes);
     if (pages.length) {
       children.push(el('div', { class: 'pages-used' }, [el('span', { class: 'footer-label', text: 'Pages used:' }), ...pages.map(pageLink)]));
     }
@@ -551,10 +576,17 @@ export class ChatPanel {
     children.push(el('div', { class: 'footer-meta' }, [
       badge,
       info.created ? el('span', { class: 'turn-date', text: relativeDate(info.created), title: fullDate(info.created) }) : undefined,
+      info.turn && tokenCount(info.turn, this.conversation ?? undefined),
       el('div', { class: 'message-actions' }, [copy, retry]),
     ]));
     footer.replaceChildren(...children);
     this.updateRetryButtons();
+  }
+
+  /** How full the model's context was for this answer, when that is near the limit. */
+  private contextShare(turn: TurnView): number | undefined {
+    const share = this.host.contextWindow ? (Number(turn.promptTokens) || 0) / this.host.contextWindow : 0;
+    return share >= CONTEXT_WARNING_SHARE ? share : undefined;
   }
 
   /** Only the last answered turn offers Retry, and not while an answer streams. */
@@ -634,50 +666,3 @@ export class ChatPanel {
     this.messages.scrollTop = this.messages.scrollHeight;
   }
 }
-
-function answerElement(): { answerEl: HTMLElement; bodyEl: HTMLElement; footerEl: HTMLElement; retryLine: HTMLElement } {
-  const bodyEl = el('div', { class: 'markdown-body' });
-  const retryLine = el('div', { class: 'retry-line', hidden: true });
-  const footerEl = el('div', { class: 'answer-footer' });
-  const answerEl = el('div', { class: 'message answer' }, [el('span', { class: 'sr-only', text: 'Answer:' }), bodyEl, retryLine, footerEl]);
-  return { answerEl, bodyEl, footerEl, retryLine };
-}
-
-function thinking(text: string): HTMLElement {
-  return el('span', { class: 'thinking' }, [icon('loading', 'codicon-modifier-spin'), el('span', { text })]);
-}
-
-/** A button opening a wiki page (stale pages marked), or plain text for a slug the host would refuse. */
-export function pageLink(page: PageRef): HTMLElement {
-  const slug = String(page.slug ?? '');
-  const title = clip(String(page.title || slug), MAX_TITLE_SHOWN);
-  if (!isSlug(slug)) return el('span', { class: 'page-ref', text: title });
-  const button = el('button', {
-    class: `page-link${page.stale ? ' stale' : ''}`,
-    data: { slug },
-    title: `${clip(String(page.title || slug), 500)} — [[${slug}]]${page.stale ? ' (stale)' : ''}`,
-    attrs: { type: 'button' },
-  });
-  if (page.stale) button.append(icon('warning'));
-  button.append(el('span', { class: 'page-title', text: title }));
-  if (page.stale) button.append(el('span', { class: 'sr-only', text: '(stale)' }));
-  return button;
-}
-
-function selectionRef(selection: SelectionRef): HTMLElement {
-  const label = `${baseName(String(selection.path))} ${lineRange(selection.startLine, selection.endLine)}`;
-  const citation = codeCitation(String(selection.path));
-  const target = citation
-    ? el('button', { class: 'code-link', data: { citation }, title: `Open ${citation}`, attrs: { type: 'button' } }, [el('code', { text: clip(label, 200) })])
-    : el('code', { text: clip(label, 200) });
-  return el('div', { class: 'selection-ref' }, [icon('file-code'), el('span', { class: 'sr-only', text: 'About the selection' }), target]);
-}
-
-function staleSlugs(pages: readonly PageRef[]): Set<string> {
-  return new Set(pages.filter((page) => page.stale).map((page) => page.slug));
-}
-
-export function copyText(text: string): void {
-  post({ type: 'copy', text: text.length > MAX_COPY_CHARS ? text.slice(0, MAX_COPY_CHARS) : text });
-}
-

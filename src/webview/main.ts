@@ -290,6 +290,9 @@ function dispatch(message: HostToWebview): void {
     case 'delta':
       chat.onDelta(message);
       return; // nothing else changes while text streams
+    case 'toolStep':
+      chat.onToolStep(message);
+      return;
     case 'retrying':
       chat.onRetrying(message);
       break;

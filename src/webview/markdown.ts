@@ -12,11 +12,14 @@ import { parseCitationText } from '../shared/citationSyntax';
 export interface RenderOptions {
   /** Slugs of pages known to be stale: their links get the `stale` class. */
   stale?: ReadonlySet<string>;
+  /** Code citations the model never read and that do not resolve: shown marked, not as links. */
+  unverified?: ReadonlySet<string>;
 }
 
 interface Env {
   [key: PropertyKey]: unknown;
   stale?: ReadonlySet<string>;
+  unverified?: ReadonlySet<string>;
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -88,10 +91,14 @@ rules.wikilink = (tokens, idx, _options, env?: Env) => {
   return `<button type="button" class="page-link${stale ? ' stale' : ''}" data-slug="${slug}" title="${escapeHtml(title)}">${escapeHtml(label ?? slug)}</button>`;
 };
 
-rules.code_inline = (tokens, idx) => {
+rules.code_inline = (tokens, idx, _options, env?: Env) => {
   const content = tokens[idx].content;
   const citation = codeCitation(content);
   if (!citation) return `<code>${escapeHtml(content)}</code>`;
+  if (env?.unverified?.has(citation)) {
+    const title = `Unverified: the model did not read ${citation}, and it does not resolve to any code now.`;
+    return `<span class="code-unverified" title="${escapeHtml(title)}"><code>${escapeHtml(content)}</code><span class="unverified-mark" aria-label="unverified">?</span></span>`;
+  }
   return `<button type="button" class="code-link" data-citation="${escapeHtml(citation)}" title="${escapeHtml(`Open ${citation}`)}"><code>${escapeHtml(content)}</code></button>`;
 };
 
@@ -140,7 +147,7 @@ rules.html_inline = (tokens, idx) => escapeHtml(tokens[idx].content);
 
 /** Renders untrusted markdown to HTML that is safe to assign to `innerHTML`. */
 export function renderMarkdown(text: string, options: RenderOptions = {}): string {
-  const env: Env = { stale: options.stale };
+  const env: Env = { stale: options.stale, unverified: options.unverified };
   return md.render(text, env);
 }
 

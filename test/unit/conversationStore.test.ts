@@ -88,6 +88,8 @@ describe('conversation store (sql.js + journal)', () => {
     assert.deepEqual(record.turns.map((t) => [t.index, t.question]), [[0, 'q0'], [1, 'q1'], [2, 'q2']]);
     assert.deepEqual(record.turns[0], { ...sent, index: 0 });
     assert.equal(record.conversation.updated, record.turns[2].created);
+    assert.deepEqual([record.conversation.inputTokens, record.conversation.outputTokens], [36, 102], 'running token totals');
+    assert.deepEqual((await store.list()).map((c) => [c.title, c.turnCount, c.inputTokens]), [['A', 3, 36], ['B', 1, 12]]);
     assert.equal(await store.get('no-such-id'), undefined);
   });
 

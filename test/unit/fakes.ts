@@ -134,7 +134,7 @@ export class MemoryConversationStore implements ConversationStore {
 
   async create(title: string): Promise<Conversation> {
     const now = new Date().toISOString();
-    const conversation: Conversation = { id: `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0 };
+    const conversation: Conversation = { id: `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0 };
     this.conversations.set(conversation.id, { conversation, turns: [] });
     return { ...conversation };
   }
@@ -144,6 +144,8 @@ export class MemoryConversationStore implements ConversationStore {
     const stored = { ...turn, index: record.turns.length };
     record.turns.push(stored);
     record.conversation.turnCount = record.turns.length;
+    record.conversation.inputTokens += turn.inputTokens;
+    record.conversation.outputTokens += turn.outputTokens;
     record.conversation.updated = turn.created;
     return stored;
   }

@@ -11,7 +11,10 @@ export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page';
 export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
 const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
 
-const CONVERSATION_SELECT = `SELECT ${CONVERSATION_COLUMNS}, (SELECT count(*) FROM turn WHERE conversation_id = c.id) FROM conversation c`;
+/** Conversations with their turn count and running token totals. */
+const conversationSelect = (where = '') => `
+  SELECT ${CONVERSATION_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')}, count(t.turn_index), coalesce(sum(t.input_tokens), 0), coalesce(sum(t.output_tokens), 0)
+  FROM conversation c LEFT JOIN turn t ON t.conversation_id = c.id ${where} GROUP BY c.id`;
 const FOLDED_KEY = 'folded_segment';
 const PAGE_SIZE = 16_384;
 /** Set while turns change without the full-text index (a build without FTS4); the index is rebuilt when FTS4 is back. */
@@ -166,13 +169,13 @@ export class ConversationDb {
   }
 
   conversation(id: string): Conversation | undefined {
-    const row = this.query(`${CONVERSATION_SELECT} WHERE id = ?`, [id])[0];
+    const row = this.query(conversationSelect('WHERE c.id = ?'), [id])[0];
     return row && toConversation(row);
   }
 
   /** Most recently updated first. */
   list(): Conversation[] {
-    return this.query(`${CONVERSATION_SELECT} ORDER BY updated DESC, id`).map(toConversation);
+    return this.query(`${conversationSelect()} ORDER BY c.updated DESC, c.id`).map(toConversation);
   }
 
   record(id: string): ConversationRecord | undefined {
@@ -290,11 +293,11 @@ function ftsAvailable(db: Database): boolean {
   }
 }
 
-function toConversation([id, title, created, updated, filedPage, turnCount]: SqlValue[]): Conversation {
+function toConversation([id, title, created, updated, filedPage, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
   return {
     id: String(id), title: String(title), created: String(created), updated: String(updated),
     ...(filedPage === null ? {} : { filedPage: String(filedPage) }),
-    turnCount: Number(turnCount),
+    turnCount: Number(turnCount), inputTokens: Number(inputTokens), outputTokens: Number(outputTokens),
   };
 }
 

@@ -132,6 +132,7 @@ export class AnswerEngine {
         context.droppedPriorTurns = Math.min(priorTurns.length, settings.maxPriorTurns);
         result = await loop(0);
       }
+      if (result.lastInputTokens) context.promptTokens = result.lastInputTokens;
       const unverified = await this.unverifiedCitations(result.text, result.read);
       if (unverified.length) context.unverified = unverified;
       return { ...base, steps, text: result.text, model: result.model, inputTokens: result.inputTokens, outputTokens: result.outputTokens };

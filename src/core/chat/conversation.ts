@@ -10,6 +10,9 @@ export interface Conversation {
   /** Slug of the page this conversation was saved to, if any. */
   filedPage?: string;
   turnCount: number;
+  /** Running totals over the conversation's turns. */
+  inputTokens: number;
+  outputTokens: number;
 }
 
 /** A code selection attached to a question ("Ask about selection"). */
@@ -33,6 +36,8 @@ export interface TurnContext {
   offline: boolean;
   /** Code citations in the answer that no tool showed the model and that do not resolve. */
   unverified?: string[];
+  /** The input tokens of the answer's largest request (its last round): how full the model's context was. */
+  promptTokens?: number;
   /** Prior turns left out of the prompt because it did not fit the model's context. */
   droppedPriorTurns?: number;
   /** No page cleared the confidence floor and no tool found anything: the answer says so. */

@@ -40,6 +40,8 @@ export interface ToolLoopResult {
   cacheReadTokens: number;
   outputTokens: number;
   rounds: number;
+  /** Input tokens of the last round, the largest prompt of the loop. */
+  lastInputTokens: number;
   /** Citations whose current code a tool showed the model. */
   read: Set<string>;
 }
@@ -57,7 +59,7 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
   const specs: ToolSpec[] = tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
   const byName = new Map(tools.map((tool) => [tool.name as string, tool]));
   const messages = [...request.messages];
-  const result: ToolLoopResult = { text: '', model: settings.model, inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, rounds: 0, read: new Set() };
+  const result: ToolLoopResult = { text: '', model: settings.model, inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, rounds: 0, lastInputTokens: 0, read: new Set() };
   const callbacks: StreamCallbacks = {
     onText: (delta) => {
       result.text += delta;
@@ -80,6 +82,7 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
     result.rounds++;
     result.model = completion.model;
     result.inputTokens += completion.inputTokens;
+    result.lastInputTokens = completion.inputTokens;
     result.cacheReadTokens += completion.cacheReadTokens ?? 0;
     result.outputTokens += completion.outputTokens;
     const calls = completion.toolCalls ?? [];

@@ -3,13 +3,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
 import { ChatService, type ChatSettings, type ModelChoice } from '../../core/chat/chatService';
-import type { Conversation, ConversationRecord, ConversationStore, SelectionContext, Turn } from '../../core/chat/conversation';
+import type { Conversation, ConversationRecord, ConversationStore, SelectionContext, ToolStep, Turn } from '../../core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation } from '../../core/chat/fileBack';
 import { parseCitationText } from '../../core/drift/citations';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
-import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, TurnView, WebviewToHost } from '../../shared/protocol';
+import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, StepView, TurnView, WebviewToHost } from '../../shared/protocol';
 import { anthropicModel, modelName } from '../languageModel';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
@@ -62,7 +62,7 @@ export class ChatController implements vscode.Disposable {
   async postState(): Promise<void> {
     const trusted = vscode.workspace.isTrusted;
     const offline = !trusted || !(await this.keys.get());
-    this.post({ type: 'state', hasWiki: !!(await this.wiki()), trusted, offline, model: this.settings().model });
+    this.post({ type: 'state', hasWiki: !!(await this.wiki()), trusted, offline, model: this.settings().model, contextWindow: MODEL_DEFAULTS.contextWindowTokens });
     await this.postConversations();
   }
 
@@ -98,6 +98,7 @@ export class ChatController implements vscode.Disposable {
           onContext: (context) => this.post({ type: 'context', requestId, pages: context.pages.map(pageRef), offline: context.offline }),
           onText: (text) => this.post({ type: 'delta', requestId, text }),
           onRetry: (info) => this.post({ type: 'retrying', requestId, ...info }),
+          onToolStep: (event) => this.post({ type: 'toolStep', requestId, id: event.id, label: event.label, ...(event.step ? { step: stepView(event.step) } : {}) }),
         },
         controller.signal,
       );
@@ -237,6 +238,18 @@ export class ChatController implements vscode.Disposable {
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(wiki.root, found.path)), { selection: new vscode.Range(position, position), preview: true });
   }
 
+  /** Whether a citation in an answer resolves to code now; a refused file (a link out, a FIFO) does not. */
+  private async resolves(citation: { path: string; symbol?: string }): Promise<boolean> {
+    const wiki = await this.wiki();
+    if (!wiki) return false;
+    try {
+      return !!(await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol }));
+    } catch (error) {
+      this.services.output.debug(`Citation ${citation.path}${citation.symbol ? `:${citation.symbol}` : ''} does not resolve: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
   /** The wiki chat answers from: the active editor's, else the first one that exists. */
   private async wiki(): Promise<Wiki | undefined> {
     const existing = await this.services.wikis.existing();
@@ -261,6 +274,7 @@ export class ChatController implements vscode.Disposable {
       },
       chooseModel: () => this.chooseModel(),
       settings: () => this.settings(),
+      resolves: (citation) => this.resolves(citation),
       now: () => new Date(),
     });
     return this.chat;
@@ -294,7 +308,14 @@ export class ChatController implements vscode.Disposable {
 }
 
 function summary(conversation: Conversation): ConversationSummary {
-  return { id: conversation.id, title: conversation.title, updated: conversation.updated, turnCount: conversation.turnCount, ...(conversation.filedPage ? { filedPage: conversation.filedPage } : {}) };
+  return {
+    id: conversation.id, title: conversation.title, updated: conversation.updated, turnCount: conversation.turnCount,
+    inputTokens: conversation.inputTokens, outputTokens: conversation.outputTokens, ...(conversation.filedPage ? { filedPage: conversation.filedPage } : {}),
+  };
+}
+
+function stepView(step: ToolStep): StepView {
+  return { tool: step.tool, label: step.label, ok: step.ok, summary: step.summary, output: step.output };
 }
 
 function pageRef(page: { slug: string; title: string; stale: boolean }): PageRef {
@@ -305,8 +326,12 @@ function turnView(turn: Turn): TurnView {
   const selection = turn.context.selection;
   return {
     index: turn.index, question: turn.question, answer: turn.answer, pages: turn.context.pages.map(pageRef), model: turn.model,
-    offline: turn.context.offline, created: turn.created,
+    offline: turn.context.offline, created: turn.created, inputTokens: turn.inputTokens, outputTokens: turn.outputTokens,
     ...(selection ? { selection: { path: selection.path, startLine: selection.startLine, endLine: selection.endLine } } : {}),
+    ...(turn.steps?.length ? { steps: turn.steps.map(stepView) } : {}),
+    ...(turn.context.unverified?.length ? { unverified: turn.context.unverified } : {}),
+    ...(turn.context.droppedPriorTurns ? { droppedPriorTurns: turn.context.droppedPriorTurns } : {}),
+    ...(turn.context.promptTokens ? { promptTokens: turn.context.promptTokens } : {}),
   };
 }
 
