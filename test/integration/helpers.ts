@@ -37,7 +37,7 @@ export function lintDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
 export interface MockRequest {
   apiKey?: string;
   headers: Record<string, string>;
-  body: { model: string; max_tokens: number; system: { text: string; cache_control?: unknown }[]; messages: { role: string; content: string }[] };
+  body: { model: string; max_tokens: number; system: { text: string; cache_control?: unknown }[]; messages: { role: string; content: string }[]; tools?: { name: string }[]; tool_choice?: { type: string } };
   outcome?: 'complete' | 'error' | 'cut' | 'client-closed';
 }
 
