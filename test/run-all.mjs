@@ -109,7 +109,11 @@ function integrationSuites(prepareWorkspace) {
   ];
 }
 
-await step('deps', () => harness('runtime.cjs').ensureNodeModules());
+await step('deps', () => {
+  harness('runtime.cjs').ensureNodeModules();
+  // The tools' grep_code and find_symbol tests spawn ripgrep.
+  if (want('unit')) harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep']);
+});
 
 const built = await step('build', () => {
   for (const f of ['esbuild.mjs', 'tsconfig.test.json']) {

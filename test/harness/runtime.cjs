@@ -29,8 +29,9 @@ function missingAptPackages() {
   return APT_PACKAGES.filter((p) => !has[p]);
 }
 
-function ensureAptPackages(log) {
-  const missing = missingAptPackages();
+/** Installs the missing ones of `packages` (default: all the tests need); root only, otherwise throws the command to run. */
+function ensureAptPackages(log = console.log, packages = APT_PACKAGES) {
+  const missing = missingAptPackages().filter((p) => packages.includes(p));
   if (!missing.length) return;
   const cmd = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (process.getuid && process.getuid() !== 0) {
@@ -177,4 +178,4 @@ function ensureRuntime({ log = console.log } = {}) {
   return pending;
 }
 
-module.exports = { ensureRuntime, ensureNodeModules, serverMain, chromiumPath, ROOT, CACHE, VSCODE_DIR, CS_VERSION };
+module.exports = { ensureRuntime, ensureNodeModules, ensureAptPackages, serverMain, chromiumPath, ROOT, CACHE, VSCODE_DIR, CS_VERSION };

@@ -1,0 +1,22 @@
+import type { DriftEngine } from '../drift/driftEngine';
+import type { SourceSymbol } from '../drift/symbols';
+import type { WikiPage } from '../model';
+import type { FileSystem } from '../ports';
+import type { Wiki } from '../wiki';
+import type { CodeSearch } from './codeSearch';
+
+/** What the tools of one workspace folder read through; each front end builds these from its own adapters. */
+export interface ToolDependencies {
+  /** The wiki of the workspace folder; `root` is the folder every path is relative to. */
+  wiki: Pick<Wiki, 'root' | 'readPage'>;
+  /** The readable pages, as the front end already holds them: called on every search, so it should be cheap. */
+  pages(): Promise<readonly WikiPage[]>;
+  /** Slug → age tag ("stable for 3 months (+2)") for these pages; omitted where git cannot tell. */
+  ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>>;
+  drift: Pick<DriftEngine, 'check'>;
+  /** The guarded file access: reads stay in the workspace, never a secret, a link out or a FIFO. */
+  files: Pick<FileSystem, 'readFile'>;
+  /** Declarations of a TS/JS file (the TypeScript symbol parser, or the drift worker's). */
+  symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
+  search: CodeSearch;
+}

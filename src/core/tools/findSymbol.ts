@@ -1,0 +1,57 @@
+import * as z from 'zod/mini';
+import type { SourceSymbol } from '../drift/symbols';
+import { withSearch } from './grepCode';
+import type { ToolDependencies } from './dependencies';
+import type { WikiTool } from './tool';
+import { defineTool, field, plural, success } from './toolKit';
+import { isResult, readWorkspaceText } from './workspaceText';
+
+const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+/** Files parsed at most: a common word ("run", "get") is in thousands of files. */
+const MAX_CANDIDATE_FILES = 200;
+const MAX_DECLARATIONS = 100;
+
+const input = z.strictObject({
+  name: z.string().check(
+    z.minLength(1),
+    z.maxLength(200),
+    z.regex(/^[A-Za-z_$][\w$]*(\.[A-Za-z_$#][\w$]*)*$/, { error: 'expected an identifier such as "Foo", "Foo.bar" or "bar"' }),
+    z.describe('A declared name: "Router", a member "Router.match", or a bare member name "match".'),
+  ),
+});
+
+export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'search'>): WikiTool {
+  return defineTool({
+    name: 'find_symbol',
+    description:
+      'Finds where a function, class, method, interface, type, enum or variable is declared in the TS/JS files of the workspace, ' +
+      'as citations "path:Qualified.name" with kind and line. Use it when you know a name but not its file, ' +
+      'then read the declaration with read_code.',
+    input,
+    label: (raw) => `Looked for the declaration of ${field(raw, 'name')}`,
+    async run({ name }, signal) {
+      const word = name.split('.').pop()!;
+      return withSearch('find_symbol', async () => {
+        const { files, truncated } = await deps.search.filesContaining(word, { extensions: TS_EXTENSIONS, maxFiles: MAX_CANDIDATE_FILES, signal });
+        const found: { path: string; symbol: SourceSymbol }[] = [];
+        for (const file of files.sort()) {
+          signal?.throwIfAborted();
+          const text = await readWorkspaceText(deps, file);
+          // A file Repo Wiki does not read (a link out, a secret) or cannot parse whole declares nothing here.
+          if (isResult(text) || text.cut) continue;
+          for (const symbol of await deps.symbolsOf(file, text.text)) if (matches(symbol.name, name)) found.push({ path: file, symbol });
+        }
+        const notes = truncated ? [`[cut: "${word}" is in more than ${MAX_CANDIDATE_FILES} files; only those were parsed. Use a qualified name such as Class.${word}.]`] : [];
+        if (!found.length) return success([`No declaration of ${name} in the workspace's TS/JS files.`, ...notes].join('\n'), '0 declarations');
+        const rows = found.slice(0, MAX_DECLARATIONS).map(({ path, symbol }) => `${path}:${symbol.name}  ${symbol.kind}  line ${symbol.startLine + 1}`);
+        if (found.length > MAX_DECLARATIONS) notes.push(`[cut: ${found.length} declarations; the first ${MAX_DECLARATIONS} are shown]`);
+        return success([...rows, ...notes].join('\n'), plural(found.length, 'declaration'));
+      });
+    },
+  });
+}
+
+/** `name` is the qualified name itself or its tail: "match" and "Router.match" both find `Router.match`. */
+function matches(qualified: string, name: string): boolean {
+  return qualified === name || qualified.endsWith(`.${name}`);
+}

@@ -1,0 +1,98 @@
+import * as z from 'zod/mini';
+import { parseCitationText } from '../drift/citations';
+import type { ToolDependencies } from './dependencies';
+import type { ToolResult, WikiTool } from './tool';
+import { defineTool, failure, field, MAX_RESULT_CHARS, success } from './toolKit';
+import { isResult, readWorkspaceText } from './workspaceText';
+
+export const MAX_CODE_LINES = 400;
+/** Room left in a result for the header and the note of a cut. */
+const MAX_CODE_CHARS = MAX_RESULT_CHARS - 1024;
+/** A longer line (minified code) is cut: one line must not fill the result. */
+const MAX_LINE_CHARS = 1000;
+const LINE_RANGE = /^(?<path>[^#]+)#L(?<start>\d+)(?:-L?(?<end>\d+))?$/;
+
+const input = z.strictObject({
+  citation: z.string().check(
+    z.minLength(1),
+    z.maxLength(1000),
+    z.describe('What to read, relative to the workspace folder: "src/a.ts", "src/a.ts:Foo", "src/a.ts:Foo.bar" or "src/a.ts#L10-L40".'),
+  ),
+});
+
+/** What a citation asks for: a whole file, a TS/JS symbol, or 1-based lines. */
+type CodeRequest = { path: string; symbol?: string; lines?: { start: number; end: number } };
+
+export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf'>): WikiTool {
+  return defineTool({
+    name: 'read_code',
+    description:
+      'Reads the current code of the workspace, with line numbers: a whole file ("src/a.ts"), a declaration in a TS/JS file ' +
+      '("src/a.ts:Foo", "src/a.ts:Foo.bar"), or a line range ("src/a.ts#L10-L40"). Use it to check what a wiki page says against the code, ' +
+      `and before citing code in an answer. Shows at most ${MAX_CODE_LINES} lines; ask for a line range to read further.`,
+    input,
+    label: (raw) => `Read ${field(raw, 'citation')}`,
+    async run({ citation }) {
+      const request = parseRequest(citation.trim());
+      if (typeof request === 'string') return failure(request, 'invalid citation');
+      const file = await readWorkspaceText(deps, request.path);
+      if (isResult(file)) return file;
+      const lines = file.text.split('\n').map((line) => line.replace(/\r$/, ''));
+      if (lines.at(-1) === '') lines.pop();
+      if (request.symbol) {
+        if (file.cut) return failure(`${request.path} is too large to find declarations in; read a line range instead, e.g. ${request.path}#L1-L200.`, 'refused: too large');
+        const symbol = (await deps.symbolsOf(request.path, file.text)).find((s) => s.name === request.symbol);
+        if (!symbol) return failure(`${request.symbol} is not declared in ${request.path}. Use find_symbol to find where it is declared.`, 'symbol not found');
+        return showLines(request, lines, symbol.startLine + 1, symbol.endLine + 1, `${request.path}:${request.symbol}`);
+      }
+      if (!lines.length) return success(`${request.path} is empty.`, `${request.path} (empty)`, [request.path]);
+      if (!request.lines) return showLines(request, lines, 1, lines.length, request.path, file.cut);
+      const { start, end } = request.lines;
+      if (start > lines.length) {
+        return failure(`${request.path} has ${file.cut ? 'more than ' : ''}${lines.length} lines${file.cut ? ' readable' : ''}; line ${start} is past them.`, 'past the end');
+      }
+      return showLines(request, lines, start, Math.min(end, lines.length), `${request.path}#L${start}-L${end}`);
+    },
+  });
+}
+
+function parseRequest(citation: string): CodeRequest | string {
+  const range = LINE_RANGE.exec(citation)?.groups;
+  if (range) {
+    const start = Number(range.start);
+    const end = range.end === undefined ? start : Number(range.end);
+    if (start < 1 || end < start) return `${citation}: a line range runs from line 1 or later to a line at or after its start, e.g. #L10-L40.`;
+    return { path: range.path, lines: { start, end } };
+  }
+  const parsed = parseCitationText(citation);
+  if (parsed) return { path: parsed.path, ...(parsed.symbol ? { symbol: parsed.symbol } : {}) };
+  // Files like `Makefile` are no citation in a page, but are fine to read.
+  if (!/[:#\s`]/.test(citation)) return { path: citation };
+  return `"${citation}" is not a code citation: use "path", "path:Symbol" or "path:Class.member" (TS/JS files only), or "path#L10-L40".`;
+}
+
+/**
+ * Lines `first`–`last` (1-based) with their numbers, cut at MAX_CODE_LINES or MAX_CODE_CHARS
+ * with a note; `read` names only what was shown, so an answer can cite it as verified.
+ */
+function showLines(request: CodeRequest, lines: readonly string[], first: number, last: number, asked: string, fileCut = false): ToolResult {
+  const width = String(last).length;
+  const shown: string[] = [];
+  let chars = 0;
+  let line = first;
+  for (; line <= last && shown.length < MAX_CODE_LINES; line++) {
+    const code = lines[line - 1];
+    const row = `${String(line).padStart(width)} | ${code.length > MAX_LINE_CHARS ? `${code.slice(0, MAX_LINE_CHARS)} … [line cut]` : code}`;
+    if (chars + row.length + 1 > MAX_CODE_CHARS) break;
+    shown.push(row);
+    chars += row.length + 1;
+  }
+  const lastShown = line - 1;
+  const complete = lastShown === last && !fileCut;
+  const range = `lines ${first}–${lastShown}`;
+  const notes: string[] = [];
+  if (lastShown < last) notes.push(`[cut: ${range} of ${first}–${last} are shown; read ${request.path}#L${lastShown + 1}-L${last} for more]`);
+  if (fileCut) notes.push(`[cut: ${request.path} is larger than Repo Wiki reads at once; read a line range for the rest]`);
+  const read = complete ? asked : `${request.path}#L${first}-L${lastShown}`;
+  return success([`${asked} (${range})`, ...shown, ...notes].join('\n'), `${asked} (${range})`, [read]);
+}
