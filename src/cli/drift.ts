@@ -1,21 +1,13 @@
-import { createDriftEngine } from '../adapters/drift/driftCore';
-import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
-import type { DriftEngine, DriftReport } from '../core/drift/driftEngine';
+import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { DriftReport } from '../core/drift/driftEngine';
 import { stampPage } from '../core/drift/stamp';
 import { WikiError } from '../core/errors';
-import type { Wiki } from '../core/wiki';
-
-/** The drift engine for a wiki's workspace folder, reading files synchronously as the worker does. */
-export function driftEngineFor(wiki: Wiki): DriftEngine {
-  return createDriftEngine(wiki.root, new WorkspaceFiles(wiki.root, { syncReads: true })).engine;
-}
 
 /**
  * One drift pass over the whole wiki; with `stamp`, citations without an anchor are stamped first.
  * A refused stamp (a log that is a link, the wiki busy) is returned, and the check still runs.
  */
-export async function checkDrift(wiki: Wiki, options: { stamp: boolean }): Promise<{ report: DriftReport; stamped: number; stampError?: WikiError }> {
-  const engine = driftEngineFor(wiki);
+export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean }): Promise<{ report: DriftReport; stamped: number; stampError?: WikiError }> {
   let pages = await wiki.loadPages();
   let stamped = 0;
   let stampError: WikiError | undefined;

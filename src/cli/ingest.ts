@@ -1,14 +1,12 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
 import { isFileAccessError, isNotAFile, WikiError } from '../core/errors';
 import { applyChanges } from '../core/ingest/apply';
 import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
 import { isLlmError } from '../core/llm';
-import type { Wiki } from '../core/wiki';
-import { driftEngineFor } from './drift';
+import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { pageAges } from './pageAges';
 
 export interface IngestCliOptions {
@@ -30,7 +28,8 @@ const INGESTIBLE = /\.(md|mdx|txt|ts|tsx|mts|cts|js|jsx|mjs|cjs|json|ya?ml|toml)
  * `repo-wiki ingest PATH...`: plans with the model, prints the changes, and writes them only with
  * --yes or after a yes on a terminal. Exit 0 on success (or nothing to do), 2 on failure.
  */
-export async function ingestCommand(wiki: Wiki, paths: readonly string[], options: IngestCliOptions, io: Io, cwd: string): Promise<number> {
+export async function ingestCommand(core: WorkspaceCore, paths: readonly string[], options: IngestCliOptions, io: Io, cwd: string): Promise<number> {
+  const { wiki } = core;
   if (!paths.length) {
     io.err('repo-wiki ingest: name at least one file or folder to ingest.');
     return 2;
@@ -40,7 +39,7 @@ export async function ingestCommand(wiki: Wiki, paths: readonly string[], option
     io.err('repo-wiki ingest: the librarian needs a model. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway), then run it again.');
     return 2;
   }
-  const { sources, skipped } = await collectSources(wiki, paths, cwd);
+  const { sources, skipped } = await collectSources(core, paths, cwd);
   for (const reason of skipped) io.err(`skipped ${reason}`);
   if (!sources.length) {
     io.err('repo-wiki ingest: nothing to ingest.');
@@ -57,7 +56,7 @@ export async function ingestCommand(wiki: Wiki, paths: readonly string[], option
       {
         wiki,
         model,
-        resolver: driftEngineFor(wiki),
+        resolver: core.drift,
         settings: { model: options.model, maxTokens: INGEST_DEFAULTS.maxOutputTokens, chunkTokens: INGEST_DEFAULTS.chunkTokens },
         today: new Date().toISOString().slice(0, 10),
         ages: await pageAges(wiki, await wiki.loadPages()),
@@ -118,7 +117,7 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 /** Files named, and ingestible files under folders named, within the caps; the rest with a reason. */
-async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string): Promise<{ sources: IngestSource[]; skipped: string[] }> {
+async function collectSources({ wiki, files: reader }: WorkspaceCore, paths: readonly string[], cwd: string): Promise<{ sources: IngestSource[]; skipped: string[] }> {
   const files: string[] = [];
   const skipped: string[] = [];
   const walk = async (dir: string): Promise<void> => {
@@ -142,7 +141,6 @@ async function collectSources(wiki: Wiki, paths: readonly string[], cwd: string)
     else if (stat.isDirectory()) await walk(absolute);
     else files.push(absolute); // a FIFO or a device too: the guarded read below refuses it without blocking
   }
-  const reader = new WorkspaceFiles(wiki.root, { syncReads: true });
   const sources: IngestSource[] = [];
   for (const [i, file] of files.entries()) {
     if (i >= INGEST_DEFAULTS.maxFiles) {

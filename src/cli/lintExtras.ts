@@ -1,28 +1,26 @@
 import { LIBRARIAN_LINT_DEFAULTS } from '../core/defaults';
 import { FileCitedCode } from '../adapters/citedCode';
-import { WorkspaceFiles } from '../adapters/files/workspaceFiles';
-import { CachingSymbolParser, TsSymbolParser } from '../adapters/typescript/tsSymbolParser';
+import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { lintWithLibrarian, LintReplyError, type LintPassReport } from '../core/librarian/lintPass';
 import { applyLintFixes, planLintFixes, type LintFixPlan } from '../core/lintFix';
-import type { Wiki } from '../core/wiki';
 import { checkDrift } from './drift';
 import { pageAges } from './pageAges';
 
 /** `lint --fix`: the safe fixes, applied; returns what changed. */
-export async function fixLint(wiki: Wiki): Promise<LintFixPlan & { pages: string[]; indexChanged: boolean }> {
-  const { report } = await checkDrift(wiki, { stamp: false });
+export async function fixLint(core: WorkspaceCore): Promise<LintFixPlan & { pages: string[]; indexChanged: boolean }> {
+  const { wiki } = core;
+  const { report } = await checkDrift(core, { stamp: false });
   const plan = await planLintFixes(wiki, await wiki.loadPages(), report);
   return { ...plan, ...(await applyLintFixes(wiki, plan, new Date().toISOString().slice(0, 10))) };
 }
 
 /** `lint --llm`: the librarian's pass through the Anthropic API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
-export async function librarianLint(wiki: Wiki, options: { model: string; maxPages: number; maxTokens: number }, onProgress: (line: string) => void): Promise<LintPassReport> {
+export async function librarianLint({ wiki, files, symbolsOf }: WorkspaceCore, options: { model: string; maxPages: number; maxTokens: number }, onProgress: (line: string) => void): Promise<LintPassReport> {
   const apiKey = process.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) throw new Error('lint --llm needs a model: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway).');
   const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
   const model = new AnthropicModel({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL?.trim() || undefined });
-  const parser = new CachingSymbolParser(new TsSymbolParser());
-  const code = new FileCitedCode(wiki.root, new WorkspaceFiles(wiki.root, { syncReads: true }), async (relPath, text) => [...parser.parse(relPath, text).symbols.values()]);
+  const code = new FileCitedCode(wiki.root, files, symbolsOf);
   const pages = await wiki.loadPages();
   try {
     const settings = { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: LIBRARIAN_LINT_DEFAULTS.maxOutputTokens };

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openWorkspace } from '../adapters/workspace';
+import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
 import type { LintIssue } from '../core/model';
@@ -93,7 +94,10 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     io.err(`--format must be ${formats.join(' or ')}, not "${values.format}".`);
     return 2;
   }
-  const { wiki } = openWorkspace(path.resolve(cwd, values.workspace ?? '.'));
+  const root = path.resolve(cwd, values.workspace ?? '.');
+  const { wiki } = openWorkspace(root);
+  // The whole core (TypeScript, the tools) loads only for the commands that need it.
+  const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root);
   try {
     if (command === 'init') return await init(wiki, format, io);
     if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'hook install', 'merge-driver install'].includes(command)) {
@@ -103,7 +107,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (!(await wiki.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
-    if (command === 'drift') return await drift(wiki, format, values.stamp === true, io);
+    if (command === 'drift') return await drift(await core(), format, values.stamp === true, io);
     if (command === 'hook install') {
       const { installPreCommitHook } = await import('../adapters/gitHooks');
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
@@ -121,16 +125,16 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (command === 'ingest') {
       const { ingestCommand } = await import('./ingest');
       const options = { model: String(values.model), yes: values.yes === true, dryRun: values['dry-run'] === true, json: format === 'json' };
-      return await ingestCommand(wiki, positionals.slice(1), options, io, cwd);
+      return await ingestCommand(await core(), positionals.slice(1), options, io, cwd);
     }
-    if (command === 'query') return await query(wiki, positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
+    if (command === 'query') return await query(await core(), positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     if (command === 'lint') {
       const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;
       if (llm && !(llm.maxPages > 0 && llm.maxTokens > 0)) {
         io.err('--max-pages and --max-tokens must be positive numbers.');
         return 2;
       }
-      return await lint(wiki, format, io, { fix: values.fix === true, llm });
+      return await lint(wiki, format, io, { fix: values.fix === true, llm, core });
     }
     return await rebuild(wiki, format, io);
   } catch (error) {
@@ -155,20 +159,20 @@ async function rebuild(wiki: Wiki, format: Format, io: Io): Promise<number> {
   return 0;
 }
 
-async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number } }): Promise<number> {
+async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number }; core(): Promise<WorkspaceCore> }): Promise<number> {
   // TypeScript and the SDK load only for these flags.
   const extras = options.fix || options.llm ? await import('./lintExtras') : undefined;
   let fixed: Awaited<ReturnType<NonNullable<typeof extras>['fixLint']>> | undefined;
   let fixFailed = false;
   try {
-    fixed = options.fix ? await extras!.fixLint(wiki) : undefined;
+    fixed = options.fix ? await extras!.fixLint(await options.core()) : undefined;
   } catch (error) {
     // The fixes were refused (a log that is a link, the wiki busy): the lint results are still worth showing.
     io.err(`repo-wiki: lint --fix: ${error instanceof WikiError ? error.userMessage : (error as Error).message}`);
     fixFailed = true;
   }
   const { pages, issues: deterministic } = await wiki.lint();
-  const librarian = options.llm ? await extras!.librarianLint(wiki, options.llm, (line) => io.err(line)) : undefined;
+  const librarian = options.llm ? await extras!.librarianLint(await options.core(), options.llm, (line) => io.err(line)) : undefined;
   const issues = [...deterministic, ...(librarian?.findings ?? [])];
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   if (format === 'json') {
@@ -189,10 +193,10 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   return fixFailed ? 2 : errors ? 1 : 0;
 }
 
-async function drift(wiki: Wiki, format: Format, stamp: boolean, io: Io): Promise<number> {
-  // TypeScript loads only for this command.
+async function drift(core: WorkspaceCore, format: Format, stamp: boolean, io: Io): Promise<number> {
+  const { wiki } = core;
   const { checkDrift } = await import('./drift');
-  const { report, stamped, stampError } = await checkDrift(wiki, { stamp });
+  const { report, stamped, stampError } = await checkDrift(core, { stamp });
   if (stampError) io.err(`repo-wiki: drift --stamp: ${stampError.userMessage}`);
   // A pages folder that leads out means no page was checked: an error, never a green run.
   const problems = await wikiErrors(wiki);
@@ -229,21 +233,36 @@ function issueLine(issue: LintIssue): string {
   return `${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.message}`;
 }
 
-async function query(wiki: Wiki, question: string, format: Format, options: { offline: boolean; model: string }, io: Io): Promise<number> {
+async function query(core: WorkspaceCore, question: string, format: Format, options: { offline: boolean; model: string }, io: Io): Promise<number> {
   if (!question.trim()) {
     io.err('Ask a question: repo-wiki query "How are errors handled?"');
     return 2;
   }
   const { queryWiki } = await import('./query');
+  const { pageAges } = await import('./pageAges');
   const stream = format === 'text' ? io.write : undefined;
-  const answer = await queryWiki(wiki, question, { ...options, onText: stream });
+  const answer = await queryWiki(core.wiki, question, {
+    ...options,
+    tools: core.tools({ ages: (pages) => pageAges(core.wiki, pages) }),
+    resolves: async (citation) => !!(await core.drift.locate(citation).catch(() => undefined)),
+    onText: stream,
+    // Steps go to stderr as they finish, so stdout holds the answer alone.
+    onToolStep: format === 'text' ? (event) => event.step && io.err(`  ${event.step.ok ? '·' : '✗'} ${event.label}: ${event.step.summary}`) : undefined,
+  });
+  const unverified = answer.context.unverified ?? [];
   if (format === 'json') {
-    io.out(JSON.stringify({ answer: answer.text, offline: answer.context.offline, pages: answer.retrieved.map((p) => ({ slug: p.slug, score: p.score })) }, null, 2));
+    io.out(JSON.stringify({
+      answer: answer.text, offline: answer.context.offline, model: answer.model,
+      pages: answer.retrieved.map((p) => ({ slug: p.slug, score: p.score })),
+      steps: answer.steps.map((step) => ({ tool: step.tool, input: step.input, ok: step.ok })),
+      unverified, usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens },
+    }, null, 2));
   } else {
     if (!stream) io.out(answer.text);
     else io.out('');
     const pages = answer.retrieved.map((p) => `[[${p.slug}]] ${p.score}`).join(', ');
-    io.out(`\nPages used: ${pages || 'none'} · ${answer.context.offline ? 'offline answer' : answer.model}`);
+    if (unverified.length) io.out(`\nUnverified citations (not read, and not found in the code): ${unverified.join(', ')}`);
+    io.out(`\nPages used: ${pages || 'none'} · ${answer.steps.length ? `${answer.steps.length} tool steps · ` : ''}${answer.context.offline ? 'offline answer' : answer.model}`);
   }
   return 0;
 }

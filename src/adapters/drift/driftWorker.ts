@@ -1,34 +1,28 @@
 // Worker-thread entry: drift analysis (TypeScript parsing included) runs here, off the extension host's main thread.
 import { parentPort } from 'node:worker_threads';
-import type { DriftEngine } from '../../core/drift/driftEngine';
 import { stampPage } from '../../core/drift/stamp';
 import { WikiError } from '../../core/errors';
 import { parsePage } from '../../core/page';
-import type { Wiki } from '../../core/wiki';
 import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
-import { openWorkspace } from '../workspace';
-import type { WorkspaceSearch } from '../workspaceSearch';
-import { createDriftEngine } from './driftCore';
+import { openWorkspaceCore, type WorkspaceCore } from '../workspaceCore';
 import type { DriftRequest, FromWorker, ToWorker } from './protocol';
 
 const parser = new CachingSymbolParser(new TsSymbolParser());
-const folders = new Map<string, { wiki: Wiki; engine: DriftEngine; search: WorkspaceSearch }>();
+const folders = new Map<string, WorkspaceCore>();
 const cancelled = new Set<number>();
 
 function folder(root: string) {
   let entry = folders.get(root);
   if (!entry) {
-    // Off the extension host's main thread: blocking reads skip a thread-pool round trip per file.
-    const { wiki, files } = openWorkspace(root, { syncReads: true });
-    const { engine, search } = createDriftEngine(root, files, parser);
-    entry = { wiki, engine, search };
+    // Off the extension host's main thread: the core's blocking reads skip a thread-pool round trip per file.
+    entry = openWorkspaceCore(root, { parser });
     folders.set(root, entry);
   }
   return entry;
 }
 
 async function handle(id: number, request: DriftRequest): Promise<unknown> {
-  const { wiki, engine, search } = folder(request.root);
+  const { wiki, drift: engine, symbolSearch: search } = folder(request.root);
   switch (request.kind) {
     case 'check': {
       const texts = request.texts ?? {};

@@ -1,0 +1,52 @@
+import type { DriftEngine } from '../core/drift/driftEngine';
+import type { SourceSymbol } from '../core/drift/symbols';
+import type { WikiPage } from '../core/model';
+import { createWikiTools, type WikiTool } from '../core/tools';
+import type { Wiki } from '../core/wiki';
+import { createDriftEngine } from './drift/driftCore';
+import type { WorkspaceFiles } from './files/workspaceFiles';
+import { RipgrepSearch } from './search/ripgrep';
+import { CachingSymbolParser, TsSymbolParser } from './typescript/tsSymbolParser';
+import { openWorkspace } from './workspace';
+import type { WorkspaceSearch } from './workspaceSearch';
+
+/** The core of one workspace folder: the wiki, its drift engine and the read-only tools over them. */
+export interface WorkspaceCore {
+  readonly root: string;
+  readonly wiki: Wiki;
+  readonly files: WorkspaceFiles;
+  readonly drift: DriftEngine;
+  /** The text search the drift engine finds moved symbols with; reset it when files come or go. */
+  readonly symbolSearch: WorkspaceSearch;
+  readonly parser: CachingSymbolParser;
+  symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
+  /** The wiki's pages; the same array while no page changed, so retrieval indexes are reused. */
+  pages(): Promise<readonly WikiPage[]>;
+  /** The six tools; `ages` tags pages with their age from git where the front end knows it. */
+  tools(options?: { ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>> }): WikiTool[];
+}
+
+/**
+ * Builds the core the way every front end that may block and parse needs it: the drift worker,
+ * the CLI and the MCP server. Reads are synchronous (none of them runs on a UI thread) and every
+ * one goes through the guarded file access. The extension host keeps to `openWorkspace` and
+ * reaches the rest through the drift worker.
+ */
+export function openWorkspaceCore(root: string, options: { parser?: CachingSymbolParser; rgPath?: string } = {}): WorkspaceCore {
+  const { wiki, files } = openWorkspace(root, { syncReads: true });
+  const parser = options.parser ?? new CachingSymbolParser(new TsSymbolParser());
+  const { engine, search } = createDriftEngine(root, files, parser);
+  const symbolsOf = async (relPath: string, text: string) => [...parser.parse(relPath, text).symbols.values()];
+  let last: readonly WikiPage[] = [];
+  const pages = async () => {
+    const loaded = await wiki.loadPages();
+    // Unchanged pages come back as the same objects: keep the array, and whatever was built on it.
+    if (loaded.length !== last.length || loaded.some((page, i) => page !== last[i])) last = loaded;
+    return last;
+  };
+  const codeSearch = new RipgrepSearch(root, { rgPath: options.rgPath });
+  return {
+    root: wiki.root, wiki, files, drift: engine, symbolSearch: search, parser, symbolsOf, pages,
+    tools: (toolOptions = {}) => createWikiTools({ wiki, pages, ...(toolOptions.ages ? { ages: toolOptions.ages } : {}), drift: engine, files, symbolsOf, search: codeSearch }),
+  };
+}
