@@ -1,8 +1,9 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { PageStatus, WikiPage } from '../model';
-import { CONFIDENCE_FLOOR, matchedShare, termWeights } from './confidence';
+import { isStrongMatch, termWeights } from './confidence';
 import { isStarterPage } from './starterPages';
+import { expansions } from './synonyms';
 
 /** A page found for a question, with the passage that matched best. */
 export interface RetrievedPage {
@@ -28,6 +29,8 @@ export function isConfident(results: readonly RetrievedPage[]): boolean {
 // Stale and superseded pages still answer, but rank below active ones.
 const STATUS_WEIGHT: Record<PageStatus, number> = { active: 1, stale: 0.5, superseded: 0.3 };
 const FIELD_BOOST = { title: 3, tags: 2, summary: 2, body: 1 };
+// A related word helps find a page, but less than the word the user actually typed.
+const SYNONYM_WEIGHT = 0.4;
 const PASSAGE_MAX_CHARS = 600;
 
 const STOP_WORDS = new Set(
@@ -140,11 +143,18 @@ export class WikiRetriever {
   search(query: string, limit = 5, options: { passages?: boolean; exact?: boolean } = {}): RetrievedPage[] {
     const terms = queryTerms(query);
     if (!terms.length) return [];
-    const results = this.index.search(terms.join(' '), {
+    const stems = [...new Set(terms.map(stemmer))];
+    // Exact searches come from documents, not people: they have their own words already.
+    const related = options.exact ? new Map<string, string>() : expansions(stems);
+    const relatedStems = new Map([...related].map(([word, source]) => [stemmer(word), source]));
+    const results = this.index.search([...terms, ...related.keys()].join(' '), {
       ...(options.exact ? { prefix: false, fuzzy: false } : {}),
+      boostTerm: (stem) => (relatedStems.has(stem) ? SYNONYM_WEIGHT : 1),
       boostDocument: (_id, _term, stored) => STATUS_WEIGHT[(stored?.status as PageStatus) ?? 'active'] ?? 1,
     });
-    const weights = this.termWeights(terms, results);
+    // A related word counts as the query word it stands for when judging confidence.
+    const conceptsOf = (result: SearchResult) => result.queryTerms.map((stem) => relatedStems.get(stem) ?? stem);
+    const weights = this.termWeights(stems, results.map(conceptsOf));
     return this.demoteStarters(results).slice(0, limit).map((result) => {
       const page = this.pages.get(String(result.id))!;
       return {
@@ -154,16 +164,15 @@ export class WikiRetriever {
         status: page.frontmatter.status ?? 'active',
         score: Math.round(result.score * 1000) / 1000,
         passage: options.passages === false ? '' : bestPassage(page.body, terms),
-        confident: matchedShare(result.queryTerms, weights) >= CONFIDENCE_FLOOR,
+        confident: isStrongMatch(conceptsOf(result), weights),
       };
     });
   }
 
-  /** Each searched stem's rarity, counted over the pages that matched it. */
-  private termWeights(terms: readonly string[], results: readonly SearchResult[]): Map<string, number> {
+  /** Each query stem's rarity, counted over the pages that matched it (`matched`: each result's matched stems). */
+  private termWeights(stems: readonly string[], matched: readonly string[][]): Map<string, number> {
     const matches = new Map<string, number>();
-    for (const result of results) for (const term of new Set(result.queryTerms)) matches.set(term, (matches.get(term) ?? 0) + 1);
-    const stems = [...new Set(terms.map(stemmer))];
+    for (const terms of matched) for (const term of new Set(terms)) matches.set(term, (matches.get(term) ?? 0) + 1);
     return termWeights(stems, matches, this.pages.size);
   }
 
