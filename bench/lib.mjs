@@ -10,3 +10,11 @@ export const ms = (value) => `${value.toFixed(2)} ms`;
 export function verdict(ok) {
   return ok ? 'goal met' : 'GOAL MISSED';
 }
+
+/** A seeded generator of random picks and filler sentences that mention `words` (for generated wikis). */
+export function seededText(words, seed = 20261122) {
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const sentence = () => Array.from({ length: 12 }, () => (random() < 0.3 ? pick(words) : pick(['the', 'a', 'service', 'request', 'returns', 'when', 'module', 'calls', 'data', 'user']))).join(' ');
+  return { random, pick, sentence };
+}

@@ -2,7 +2,7 @@
 // catalog and prompt, as AnswerEngine does them. Baseline in the same run: a plain substring scan
 // of every page body for the question's words (what a naive grep-based retrieval would do).
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, seededText, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { parsePage } = require('../../out/src/core/page.js');
@@ -14,10 +14,7 @@ const TURNS = 300;
 const WORDS = ['router', 'middleware', 'cache', 'retry', 'session', 'token', 'queue', 'schema', 'migration', 'index', 'handler', 'timeout', 'payload', 'stream', 'webhook', 'billing', 'tenant', 'audit', 'search', 'upload'];
 const TOPICS = ['architecture', 'patterns', 'gotchas', 'testing', 'dependencies', 'decisions', 'conversations', 'other'];
 
-let seed = 20261122;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const pick = (list) => list[Math.floor(random() * list.length)];
-const sentence = () => Array.from({ length: 12 }, () => (random() < 0.3 ? pick(WORDS) : pick(['the', 'a', 'service', 'request', 'returns', 'when', 'module', 'calls', 'data', 'user']))).join(' ');
+const { pick, sentence } = seededText(WORDS);
 
 const encoder = new TextEncoder();
 const pages = Array.from({ length: PAGES }, (_, i) => {

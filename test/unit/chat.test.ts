@@ -128,7 +128,7 @@ describe('offline answers', () => {
     assert.match(answer, /> The router dispatches to a handler by method and path\./);
     assert.match(answer, /_\(stale\)_/);
     assert.match(answer, /Repo Wiki: Set API key/);
-    assert.match(offlineAnswer([], 'untrusted'), /no wiki page matches.*\n\nThis workspace is in Restricted Mode/s);
+    assert.match(offlineAnswer([], 'untrusted'), /The wiki has nothing that answers this.*\n\nThis workspace is in Restricted Mode/s);
   });
 });
 

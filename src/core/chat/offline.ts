@@ -1,4 +1,4 @@
-import type { RetrievedPage } from './retrieval';
+import { isConfident, type RetrievedPage } from './retrieval';
 
 export const OFFLINE_MODEL = 'offline';
 
@@ -11,13 +11,16 @@ const NEXT_STEP: Record<OfflineReason, string> = {
   requested: 'Answered offline, as asked.',
 };
 
-/** An answer from retrieval alone: the best passages with links, clearly labelled. */
+export const NO_ANSWER = 'The wiki has nothing that answers this.';
+
+/**
+ * An answer from retrieval alone: the passages of the pages that match the question well enough,
+ * with links, clearly labelled. Weak matches are only named, never quoted as if they answered.
+ */
 export function offlineAnswer(retrieved: readonly RetrievedPage[], reason: OfflineReason): string {
+  if (!isConfident(retrieved)) return noAnswer(retrieved, reason);
   const lines = ['**Offline answer** — no model was used. These wiki passages match your question:', ''];
-  if (!retrieved.length) {
-    lines.splice(0, 2, '**Offline answer** — no model was used, and no wiki page matches your question. The wiki does not cover this yet.');
-  }
-  for (const page of retrieved) {
+  for (const page of retrieved.filter((found) => found.confident !== false)) {
     const stale = page.status !== 'active' ? ` _(${page.status})_` : '';
     lines.push(`### [[${page.slug}]] ${page.title}${stale}`, '');
     if (page.summary) lines.push(`_${page.summary}_`, '');
@@ -25,4 +28,11 @@ export function offlineAnswer(retrieved: readonly RetrievedPage[], reason: Offli
   }
   lines.push('', NEXT_STEP[reason]);
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+function noAnswer(weak: readonly RetrievedPage[], reason: OfflineReason): string {
+  const lines = [`**Offline answer** — no model was used. ${NO_ANSWER}`, ''];
+  if (weak.length) lines.push(`Loosely related pages: ${weak.map((page) => `[[${page.slug}]] ${page.title}`).join(', ')}.`, '');
+  lines.push(NEXT_STEP[reason]);
+  return lines.join('\n');
 }

@@ -1,5 +1,9 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { PageStatus, WikiPage } from '../model';
+import { isStrongMatch, termWeights } from './confidence';
+import { isStarterPage } from './starterPages';
+import { expansions } from './synonyms';
 
 /** A page found for a question, with the passage that matched best. */
 export interface RetrievedPage {
@@ -10,11 +14,23 @@ export interface RetrievedPage {
   score: number;
   /** The best-matching paragraph of the body, plain markdown, capped. */
   passage: string;
+  /**
+   * Whether the page matched enough of the question to answer it (see confidence.ts). Set by
+   * search; absent on pages that are not search results (attached by hand), which count as confident.
+   */
+  confident?: boolean;
+}
+
+/** Whether any result is strong enough to answer from; otherwise the wiki has no answer. */
+export function isConfident(results: readonly RetrievedPage[]): boolean {
+  return results.some((page) => page.confident !== false);
 }
 
 // Stale and superseded pages still answer, but rank below active ones.
 const STATUS_WEIGHT: Record<PageStatus, number> = { active: 1, stale: 0.5, superseded: 0.3 };
 const FIELD_BOOST = { title: 3, tags: 2, summary: 2, body: 1 };
+// A related word helps find a page, but less than the word the user actually typed.
+const SYNONYM_WEIGHT = 0.4;
 const PASSAGE_MAX_CHARS = 600;
 
 const STOP_WORDS = new Set(
@@ -35,13 +51,18 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
-function processTerm(term: string): string | null {
-  return term.length < 2 || STOP_WORDS.has(term) ? null : term;
+function isSearchWord(word: string): boolean {
+  return word.length >= 2 && !STOP_WORDS.has(word);
 }
 
-/** Search terms of a question, as the index sees them. */
+/** What the index stores for a word: its stem, so "retries", "retrying" and "retry" meet. */
+function processTerm(term: string): string | null {
+  return isSearchWord(term) ? stemmer(term) : null;
+}
+
+/** Search words of a question (lower-cased, stop words dropped, not stemmed: callers compare them with `tokenize` output). */
 export function queryTerms(query: string): string[] {
-  return [...new Set(tokenize(query).map(processTerm).filter((t): t is string => t !== null))];
+  return [...new Set(tokenize(query).filter(isSearchWord))];
 }
 
 const FOLLOW_UP_START = /^(and|but|also|so|then|what about|how about|why|why not|and why|is that|does that|can it|it|its|that|this|they|those|these|same)\b/i;
@@ -69,6 +90,7 @@ interface IndexedPage {
 export class WikiRetriever {
   private readonly index: MiniSearch<IndexedPage>;
   private readonly pages = new Map<string, WikiPage>();
+  private readonly starters = new Set<string>();
 
   constructor(pages: readonly WikiPage[]) {
     this.index = new MiniSearch<IndexedPage>({
@@ -97,11 +119,14 @@ export class WikiRetriever {
       if (current.has(slug)) continue;
       this.index.discard(slug);
       this.pages.delete(slug);
+      this.starters.delete(slug);
     }
   }
 
   private track(page: WikiPage): IndexedPage {
     this.pages.set(page.slug, page);
+    if (isStarterPage(page)) this.starters.add(page.slug);
+    else this.starters.delete(page.slug);
     const fm = page.frontmatter;
     return { id: page.slug, title: fm.title ?? page.slug, summary: fm.summary ?? '', tags: (fm.tags ?? []).join(' '), body: page.body, status: fm.status ?? 'active' };
   }
@@ -118,11 +143,19 @@ export class WikiRetriever {
   search(query: string, limit = 5, options: { passages?: boolean; exact?: boolean } = {}): RetrievedPage[] {
     const terms = queryTerms(query);
     if (!terms.length) return [];
-    const results = this.index.search(terms.join(' '), {
+    const stems = [...new Set(terms.map(stemmer))];
+    // Exact searches come from documents, not people: they have their own words already.
+    const related = options.exact ? new Map<string, string>() : expansions(stems);
+    const relatedStems = new Map([...related].map(([word, source]) => [stemmer(word), source]));
+    const results = this.index.search([...terms, ...related.keys()].join(' '), {
       ...(options.exact ? { prefix: false, fuzzy: false } : {}),
+      boostTerm: (stem) => (relatedStems.has(stem) ? SYNONYM_WEIGHT : 1),
       boostDocument: (_id, _term, stored) => STATUS_WEIGHT[(stored?.status as PageStatus) ?? 'active'] ?? 1,
     });
-    return results.slice(0, limit).map((result) => {
+    // A related word counts as the query word it stands for when judging confidence.
+    const conceptsOf = (result: SearchResult) => result.queryTerms.map((stem) => relatedStems.get(stem) ?? stem);
+    const weights = this.termWeights(stems, results.map(conceptsOf));
+    return this.demoteStarters(results).slice(0, limit).map((result) => {
       const page = this.pages.get(String(result.id))!;
       return {
         slug: page.slug,
@@ -131,8 +164,23 @@ export class WikiRetriever {
         status: page.frontmatter.status ?? 'active',
         score: Math.round(result.score * 1000) / 1000,
         passage: options.passages === false ? '' : bestPassage(page.body, terms),
+        confident: isStrongMatch(conceptsOf(result), weights),
       };
     });
+  }
+
+  /** Each query stem's rarity, counted over the pages that matched it (`matched`: each result's matched stems). */
+  private termWeights(stems: readonly string[], matched: readonly string[][]): Map<string, number> {
+    const matches = new Map<string, number>();
+    for (const terms of matched) for (const term of new Set(terms)) matches.set(term, (matches.get(term) ?? 0) + 1);
+    return termWeights(stems, matches, this.pages.size);
+  }
+
+  /** Starter pages go after every real page, once the wiki has one. */
+  private demoteStarters(results: SearchResult[]): SearchResult[] {
+    if (this.starters.size === this.pages.size) return results;
+    const isStarter = (result: SearchResult) => this.starters.has(String(result.id));
+    return [...results.filter((result) => !isStarter(result)), ...results.filter(isStarter)];
   }
 
   page(slug: string): WikiPage | undefined {
@@ -146,14 +194,15 @@ function sameContent(a: WikiPage, b: WikiPage): boolean {
   return a.body === b.body && x.title === y.title && x.summary === y.summary && x.status === y.status && (x.tags ?? []).join(' ') === (y.tags ?? []).join(' ');
 }
 
-/** The paragraph (or fenced block) of a body that contains the most query terms. */
+/** The paragraph (or fenced block) of a body that contains the most query terms, compared by stem as the index does. */
 export function bestPassage(body: string, terms: readonly string[]): string {
+  const stems = [...new Set(terms.map(stemmer))];
   let best = '';
   let bestScore = -1;
   for (const block of blocksOf(body)) {
     if (!block.includes('\n') && /^#+\s/.test(block)) continue; // a lone heading says little
-    const words = [...new Set(tokenize(block))];
-    const score = terms.filter((term) => words.some((word) => word.startsWith(term))).length;
+    const words = [...new Set(tokenize(block).map(stemmer))];
+    const score = stems.filter((stem) => words.some((word) => word.startsWith(stem))).length;
     if (score > bestScore) [best, bestScore] = [block, score];
   }
   return best.length > PASSAGE_MAX_CHARS ? `${best.slice(0, PASSAGE_MAX_CHARS).trimEnd()}…` : best;
