@@ -13,6 +13,7 @@ import { scmFeature } from './vscode/scm/wikiSourceControl';
 import { PageAges } from './vscode/pageAges';
 import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
+import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
 const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature];
@@ -38,7 +39,9 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
     return client;
   }));
   const ages = new PageAges();
-  const services: Services = { wikis, snapshots, output, ages, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
+  const shared = { wikis, snapshots, output, ages, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
+  const tools = new WorkspaceTools(shared);
+  const services: Services = { ...shared, tools: (wiki) => tools.of(wiki) };
   context.subscriptions.push(output, wikis, snapshots, ages);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
   return { services, hooks, activationMs: performance.now() - started };

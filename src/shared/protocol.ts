@@ -48,6 +48,8 @@ export interface TurnView {
   /** Code citations the model never read and that do not resolve. */
   unverified?: string[];
   droppedPriorTurns?: number;
+  /** No page cleared the confidence floor, and no tool found anything. */
+  noMatch?: boolean;
   /** Input tokens of the answer's largest request: how full the model's context was. */
   promptTokens?: number;
   inputTokens?: number;

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { DriftClient } from '../adapters/drift/driftClient';
+import type { WikiTool } from '../core/tools';
+import type { Wiki } from '../core/wiki';
 import type { PageAges } from './pageAges';
 import type { WikiSnapshots } from './wikiSnapshots';
 import type { WorkspaceWikis } from './workspaceWikis';
@@ -15,6 +17,8 @@ export interface Services {
   readonly templateDir: string;
   /** The drift worker (TypeScript parsing off the main thread), started on first use. */
   driftWorker(): Promise<DriftClient>;
+  /** The read-only tools over a wiki and its code (search, read, drift), shared by every feature that offers them to a model. */
+  tools(wiki: Wiki): readonly WikiTool[];
 }
 
 /** A feature of the extension, activated by the composition root from one list. */

@@ -61,8 +61,11 @@ export function stepsElement(steps: readonly StepView[]): HTMLElement | undefine
 }
 
 /** What the reader should know about how the answer was made: unverified citations, dropped history, the context limit. */
-export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns'>, nearLimit: number | undefined): HTMLElement | undefined {
+export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns' | 'noMatch'>, nearLimit: number | undefined): HTMLElement | undefined {
   const notes: HTMLElement[] = [];
+  if (turn.noMatch === true) {
+    notes.push(el('div', { class: 'turn-note' }, [icon('search'), el('span', { text: 'No wiki page clearly matches this question, and nothing else was found.' })]));
+  }
   const unverified = Array.isArray(turn.unverified) ? turn.unverified.map(String) : [];
   if (unverified.length) {
     notes.push(el('div', { class: 'turn-note warning' }, [

@@ -165,8 +165,8 @@ describe('ChatService', () => {
     const { pages } = await wikiWith(PAGES);
     const model = new ScriptedModel(['first', new LlmError('context-too-long', 'too long'), 'fits now']);
     const { chat } = service(pages, { model });
-    const first = await chat.ask({ question: 'q1 router' }, { onText: () => {} });
-    const second = await chat.ask({ conversationId: first.conversation.id, question: 'q2 router' }, { onText: () => {} });
+    const first = await chat.ask({ question: 'How does the router dispatch a request to its handler?' }, { onText: () => {} });
+    const second = await chat.ask({ conversationId: first.conversation.id, question: 'Which handler does the router dispatch to for a path?' }, { onText: () => {} });
     assert.equal(second.turn.answer, 'fits now');
     assert.equal(model.requests[1].messages.length, 3);
     assert.equal(model.requests[2].messages.length, 1);

@@ -330,7 +330,8 @@ describe('repo-wiki CLI', function () {
       const result = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--format', 'json'], {});
       assert.equal(result.code, 0, result.stderr);
       const answer = JSON.parse(result.stdout);
-      assert.deepEqual(Object.keys(answer), ['answer', 'offline', 'pages']);
+      assert.deepEqual(Object.keys(answer), ['answer', 'offline', 'model', 'pages', 'steps', 'unverified', 'usage']);
+      assert.deepEqual(answer.steps, []);
       assert.equal(answer.offline, true);
       assert.match(answer.answer, /^\*\*Offline answer\*\*/);
       assert.equal(answer.pages[0].slug, 'errors-become-responses-at-the-edge');
@@ -348,10 +349,38 @@ describe('repo-wiki CLI', function () {
         assert.match(result.stdout, /Pages used: \[\[errors-become-responses-at-the-edge\]\]/);
         const body = mock.requests[0].body;
         assert.equal(body.system[1].cache_control.type, 'ephemeral');
-        assert.match(body.messages.at(-1).content, /<page slug="errors-become-responses-at-the-edge"/);
+        const last = body.messages.at(-1).content;
+        assert.match(typeof last === 'string' ? last : last.map((block: { text?: string }) => block.text ?? '').join('\n'), /<page slug="errors-become-responses-at-the-edge"/);
+        assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift']);
         const offline = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--offline', '--format', 'json'], { ANTHROPIC_API_KEY: 'sk-ant-cli-key-1', ANTHROPIC_BASE_URL: mock.url });
         assert.equal(JSON.parse(offline.stdout).offline, true);
         assert.equal(mock.requests.length, 1, '--offline sends nothing');
+      } finally {
+        await mock.close();
+      }
+    });
+
+    it('with a key runs the tool loop: the model reads the code, and --format json lists the steps', async () => {
+      const mock = await startMockAnthropic({ validKey: 'sk-ant-cli-key-2' });
+      try {
+        mock.script(
+          { toolUses: [{ name: 'read_code', input: { citation: 'src/errors.ts:toErrorResponse' } }, { name: 'read_code', input: { citation: '../outside.ts' } }] },
+          { text: 'It is `src/errors.ts:toErrorResponse`; `src/gone.ts:Nope` is not.' },
+        );
+        const result = await runAsync(['query', 'What turns an error into a status code?', '--workspace', DEMO, '--format', 'json'], { ANTHROPIC_API_KEY: 'sk-ant-cli-key-2', ANTHROPIC_BASE_URL: mock.url });
+        assert.equal(result.code, 0, result.stderr);
+        const answer = JSON.parse(result.stdout);
+        assert.deepEqual(answer.steps, [
+          { tool: 'read_code', input: { citation: 'src/errors.ts:toErrorResponse' }, ok: true },
+          { tool: 'read_code', input: { citation: '../outside.ts' }, ok: false },
+        ]);
+        assert.deepEqual(answer.unverified, ['src/gone.ts:Nope']);
+        const results = mock.requests[1].body.messages.at(-1).content;
+        assert.match(results[0].content, /function toErrorResponse/);
+        assert.equal(results[1].is_error, true);
+        const text = await runAsync(['query', 'What turns an error into a status code?', '--workspace', DEMO], { ANTHROPIC_API_KEY: 'sk-ant-cli-key-2', ANTHROPIC_BASE_URL: mock.url });
+        assert.equal(text.code, 0, text.stderr);
+        assert.doesNotMatch(text.stdout, /read_code|Read /, 'steps go to stderr; stdout is the answer');
       } finally {
         await mock.close();
       }

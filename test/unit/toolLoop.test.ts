@@ -139,7 +139,7 @@ describe('the chat tool loop', () => {
   it('with maxToolRounds 0 the answer is one shot, without tools', async () => {
     const model = new ScriptedModel(['plain']);
     const { chat } = await chatWith(model, [readCode], { settings: { ...SETTINGS, maxToolRounds: 0 } });
-    await chat.ask({ question: 'q' }, { onText: () => undefined });
+    await chat.ask({ question: 'How does the router pick a handler?' }, { onText: () => undefined });
     assert.equal(model.requests[0].tools, undefined);
     assert.doesNotMatch(model.requests[0].system[0].text, /read-only tools/);
   });

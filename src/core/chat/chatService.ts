@@ -3,9 +3,9 @@ import { isLlmError, type LanguageModel } from '../llm';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
 import { titleFromQuestion, type Conversation, type ConversationStore, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
-import { OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
+import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, catalog, type PromptSettings } from './prompt';
-import { retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
+import { isConfident, retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
 import { runToolLoop, type ToolLoopEvents, type ToolLoopResult } from './toolLoop';
 
 export interface ChatSettings extends PromptSettings {
@@ -100,23 +100,34 @@ export class AnswerEngine {
     const { retriever, catalog: catalogText } = await this.index();
     const retrieved = this.retrieve(retriever, retrievalQuery(question, priorTurns.at(-1)?.question), request.attachedPages ?? [], settings.pagesPerTurn);
     const choice = request.offline ? ({ offline: 'requested' } as const) : await this.deps.chooseModel();
+    // Below the confidence floor, weak matches are not offered as the answer's grounding.
+    const confident = isConfident(retrieved);
+    const grounding = confident ? retrieved.filter((page) => page.confident !== false) : [];
     const context: TurnContext = {
-      pages: retrieved.map((page) => ({ slug: page.slug, title: page.title, score: page.score, stale: page.status !== 'active' })),
+      pages: (confident ? grounding : []).map((page) => ({ slug: page.slug, title: page.title, score: page.score, stale: page.status !== 'active' })),
       ...(request.selection ? { selection: request.selection } : {}),
       offline: 'offline' in choice,
     };
     events.onContext?.(context);
     const base = { context, retrieved, steps: [] as ToolStep[], inputTokens: 0, outputTokens: 0, stopped: false };
     if ('offline' in choice) {
+      if (!confident) context.noMatch = true;
       const text = offlineAnswer(retrieved, choice.offline);
       events.onText(text);
       return { ...base, text, model: OFFLINE_MODEL };
     }
-
-    const pageBodies = new Map(retrieved.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
     const tools = settings.maxToolRounds > 0 ? this.deps.tools?.() ?? [] : [];
+    if (!confident && !tools.length) {
+      // Nothing to look further with: say so plainly rather than have the model answer from weak matches.
+      context.noMatch = true;
+      const text = noMatchAnswer(retrieved);
+      events.onText(text);
+      return { ...base, text, model: OFFLINE_MODEL };
+    }
+
+    const pageBodies = new Map(grounding.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
     const prompt = (maxPriorTurns: number) => buildPrompt({
-      question, priorTurns, retrieved, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns }, tools: tools.length > 0,
+      question, priorTurns, retrieved: grounding, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns }, tools: tools.length > 0,
     });
     const steps: ToolStep[] = [];
     let streamed = '';
@@ -133,6 +144,7 @@ export class AnswerEngine {
         result = await loop(0);
       }
       if (result.lastInputTokens) context.promptTokens = result.lastInputTokens;
+      if (!confident && !steps.some((step) => step.ok)) context.noMatch = true;
       const unverified = await this.unverifiedCitations(result.text, result.read);
       if (unverified.length) context.unverified = unverified;
       return { ...base, steps, text: result.text, model: result.model, inputTokens: result.inputTokens, outputTokens: result.outputTokens };

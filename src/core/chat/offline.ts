@@ -30,6 +30,12 @@ export function offlineAnswer(retrieved: readonly RetrievedPage[], reason: Offli
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
+/** The answer below the confidence floor when a model could not look further (it has no tools). */
+export function noMatchAnswer(weak: readonly RetrievedPage[]): string {
+  const related = weak.length ? ` Loosely related pages: ${weak.map((page) => `[[${page.slug}]] ${page.title}`).join(', ')}.` : '';
+  return `${NO_ANSWER}${related} Rephrase the question, or add a page that covers it.`;
+}
+
 function noAnswer(weak: readonly RetrievedPage[], reason: OfflineReason): string {
   const lines = [`**Offline answer** — no model was used. ${NO_ANSWER}`, ''];
   if (weak.length) lines.push(`Loosely related pages: ${weak.map((page) => `[[${page.slug}]] ${page.title}`).join(', ')}.`, '');

@@ -100,7 +100,9 @@ function finalMessage(input: PromptInput): string {
     }
     parts.push(`Wiki pages that may be relevant:\n<wiki_pages>\n${pages.join('\n')}\n</wiki_pages>`);
   } else {
-    parts.push('No wiki page matched this question.');
+    parts.push(input.tools
+      ? 'No wiki page clearly matches this question. Look with the tools; if neither the wiki nor the code answers it, say so plainly.'
+      : 'No wiki page matched this question.');
   }
   const selection = input.selection;
   if (selection) {

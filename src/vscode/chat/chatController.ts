@@ -30,6 +30,8 @@ export class ChatController implements vscode.Disposable {
   private readonly selections = new Map<string, PendingSelection>();
   private readonly deleted = new Map<string, { record: ConversationRecord; timer: NodeJS.Timeout }>();
   private chat?: ChatService;
+  /** The wiki the turn being answered reads from. */
+  private toolWiki?: Wiki;
 
   constructor(
     private readonly services: Services,
@@ -266,6 +268,7 @@ export class ChatController implements vscode.Disposable {
       store: await this.store(),
       pages: async () => {
         const wiki = await this.wiki();
+        this.toolWiki = wiki; // the tools of this turn read the same wiki and folder
         return wiki ? (await this.services.snapshots.get(wiki)).pages : [];
       },
       ages: async (pages) => {
@@ -275,6 +278,7 @@ export class ChatController implements vscode.Disposable {
       chooseModel: () => this.chooseModel(),
       settings: () => this.settings(),
       resolves: (citation) => this.resolves(citation),
+      tools: () => (this.toolWiki ? this.services.tools(this.toolWiki) : []),
       now: () => new Date(),
     });
     return this.chat;
@@ -332,6 +336,7 @@ function turnView(turn: Turn): TurnView {
     ...(turn.context.unverified?.length ? { unverified: turn.context.unverified } : {}),
     ...(turn.context.droppedPriorTurns ? { droppedPriorTurns: turn.context.droppedPriorTurns } : {}),
     ...(turn.context.promptTokens ? { promptTokens: turn.context.promptTokens } : {}),
+    ...(turn.context.noMatch ? { noMatch: true } : {}),
   };
 }
 
