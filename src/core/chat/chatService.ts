@@ -100,11 +100,11 @@ export class AnswerEngine {
     const { retriever, catalog: catalogText } = await this.index();
     const retrieved = this.retrieve(retriever, retrievalQuery(question, priorTurns.at(-1)?.question), request.attachedPages ?? [], settings.pagesPerTurn);
     const choice = request.offline ? ({ offline: 'requested' } as const) : await this.deps.chooseModel();
-    // Below the confidence floor, weak matches are not offered as the answer's grounding.
+    // Below the confidence floor (no page matches well), weak matches are not offered as the answer's grounding.
     const confident = isConfident(retrieved);
-    const grounding = confident ? retrieved.filter((page) => page.confident !== false) : [];
+    const grounding = confident ? retrieved : [];
     const context: TurnContext = {
-      pages: (confident ? grounding : []).map((page) => ({ slug: page.slug, title: page.title, score: page.score, stale: page.status !== 'active' })),
+      pages: grounding.map((page) => ({ slug: page.slug, title: page.title, score: page.score, stale: page.status !== 'active' })),
       ...(request.selection ? { selection: request.selection } : {}),
       offline: 'offline' in choice,
     };

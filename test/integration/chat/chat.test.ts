@@ -20,6 +20,11 @@ const { startMockAnthropic } = require(findHarness()) as { startMockAnthropic(op
 
 const API_KEY = 'sk-ant-test-key-123456';
 
+/** A message's text, whether it was sent as a string or as content blocks (the last one carries a cache breakpoint). */
+function textOf(content: unknown): string {
+  return typeof content === 'string' ? content : (content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
+}
+
 /** Sends one question the way the chat view does and collects what the host posts back until the turn ends. */
 async function ask(chat: ChatHooks, question: string, conversationId?: string, options: { selectionId?: string; onPost?: (m: HostToWebview, stop: () => void) => void } = {}) {
   const requestId = `r${Math.random().toString(36).slice(2)}`;
@@ -82,7 +87,8 @@ describe('Chat in a real VS Code extension host', () => {
     assert.equal(request.body.model, 'claude-sonnet-5-5');
     assert.deepEqual(request.body.system.map((block) => !!block.cache_control), [false, true], 'the catalog prefix is cached');
     assert.match(request.body.system[1].text, /\[\[request-pipeline\]\] Request pipeline/);
-    assert.match(request.body.messages.at(-1)!.content, /<page slug="errors-become-responses-at-the-edge"/);
+    assert.match(textOf(request.body.messages.at(-1)!.content), /<page slug="errors-become-responses-at-the-edge"/);
+    assert.deepEqual((request.body as { tool_choice?: unknown }).tool_choice, { type: 'auto' }, 'the model may read the code');
     const history = await waitFor('the conversation in the history', async () => {
       const list = await conversations();
       return list.find((c) => c.id === turn.done.conversation.id);
@@ -199,7 +205,7 @@ describe('Chat in a real VS Code extension host', () => {
     assert.match(fs.readFileSync(path.join(root, '.wiki', 'log.jsonl'), 'utf8'), /"op":"file-back"/);
 
     // Conversation B: the model cites whatever page the prompt put first.
-    mock.script((body: RecordedRequest['body']) => ({ text: `See [[${/<page slug="([^"]+)"/.exec(body.messages.at(-1)!.content)?.[1]}]].` }));
+    mock.script((body: RecordedRequest['body']) => ({ text: `See [[${/<page slug="([^"]+)"/.exec(textOf(body.messages.at(-1)!.content))?.[1]}]].` }));
     const b = await waitFor('the filed page to be indexed for retrieval', async () => {
       const turn = await ask(chat, 'What happens on a blue-green rollback?');
       return turn.done?.turn.pages[0]?.slug === filed!.slug ? turn : undefined;

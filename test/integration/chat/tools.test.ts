@@ -118,8 +118,10 @@ describe('Chat tool loop in a real VS Code extension host', () => {
     assert.equal(results.length, hostile.length + 2);
     assert.deepEqual(results.slice(0, hostile.length).map((result) => result.is_error), hostile.map(() => true), JSON.stringify(results, null, 1));
     assert.equal(results.at(-1)?.is_error, true, 'a bad input is an error result');
-    for (const request of mock.requests.slice(before)) assert.doesNotMatch(JSON.stringify(request.body), new RegExp(CANARY), 'no secret reached the model');
-    assert.doesNotMatch(JSON.stringify(turn.done.turn), new RegExp(CANARY));
+    // The canary is the grep pattern the model chose, so it is in the tool calls; it must never come back in a result.
+    for (const result of results) assert.doesNotMatch(result.content, new RegExp(`${CANARY}'|TOKEN=|=${CANARY}`), 'no secret reached the model');
+    assert.doesNotMatch(results[hostile.length].content, /huge\.ts|\.env|link-out/, JSON.stringify(results[hostile.length]));
+    for (const step of turn.done.turn.steps ?? []) assert.doesNotMatch(step.output, /TOKEN=|leaked =/);
     assert.equal(turn.done.turn.answer, 'I could not read those files.');
   });
 
