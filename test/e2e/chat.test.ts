@@ -145,17 +145,36 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     await screenshot(page, 'chat-hostile-content');
   });
 
+  it('reads the code through tools: the steps show as they run, and each expands to what it read', async () => {
+    mock.script(
+      { text: 'Let me check the code.', toolUses: [{ name: 'search_wiki', input: { query: 'error responses' } }, { name: 'read_code', input: { citation: 'src/errors.ts:toErrorResponse' } }] },
+      { text: 'A thrown HttpError becomes its status in `src/errors.ts:toErrorResponse`; see [[errors-become-responses-at-the-edge]].', chunks: 6 },
+    );
+    const answer = await askInView('What status does a thrown HttpError become?');
+    await answer.filter({ hasText: 'becomes its status' }).waitFor({ timeout: 30000 });
+    const steps = answer.locator('details.tool-steps');
+    await steps.locator('summary', { hasText: '2 tool steps' }).click();
+    const codeStep = steps.locator('.tool-step.ok', { hasText: 'src/errors.ts:toErrorResponse' });
+    await codeStep.locator('summary').click();
+    await codeStep.locator('.step-output', { hasText: 'function toErrorResponse' }).waitFor({ timeout: 10000 });
+    assert.equal(await steps.locator('.tool-step.ok').count(), 2);
+    assert.ok(await answer.locator('.code-link[data-citation="src/errors.ts:toErrorResponse"]').count(), 'the citation it read is a link');
+    await screenshot(page, 'chat-tool-steps');
+  });
+
   it('keeps the history across a window reload', async () => {
     await page.reload();
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     await openChat();
     await chat().locator('button#show-history').click();
-    // The three questions so far were one conversation, continued turn by turn.
+    // The four questions so far were one conversation, continued turn by turn.
     const items = chat().locator('#history .conversation-item');
-    await items.filter({ hasText: 'How does a request flow through the app?' }).filter({ hasText: '3 turns' }).first().waitFor({ timeout: 30000 });
+    await items.filter({ hasText: 'How does a request flow through the app?' }).filter({ hasText: '4 turns' }).first().waitFor({ timeout: 30000 });
     await screenshot(page, 'chat-history-after-reload');
     await items.filter({ hasText: 'How does a request flow through the app?' }).first().locator('.conversation-open').click();
     await chat().locator('.message.answer', { hasText: 'picks a handler' }).waitFor({ timeout: 30000 });
+    // The tool steps were stored with their turn.
+    await chat().locator('.message.answer', { hasText: 'becomes its status' }).locator('details.tool-steps summary', { hasText: '2 tool steps' }).waitFor({ timeout: 30000 });
   });
 
   it('asks about a selection from the editor context menu', async () => {
