@@ -29,7 +29,9 @@ const { parsePage } = core('core/page');
 const { Wiki } = core('core/wiki');
 const { WorkspaceFiles } = core('adapters/files/workspaceFiles');
 const { AnthropicModel } = core('adapters/llm/anthropicModel');
-const { driftEngineFor } = core('cli/drift');
+const { openWorkspaceCore } = core('adapters/workspaceCore');
+/** A fresh drift engine over the wiki's folder, as the CLI builds it (nothing cached). */
+const driftEngineFor = (wiki) => openWorkspaceCore(wiki.root).drift;
 
 const clock = { now: () => new Date() };
 const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));

@@ -154,9 +154,9 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     await answer.filter({ hasText: 'becomes its status' }).waitFor({ timeout: 30000 });
     const steps = answer.locator('details.tool-steps');
     await steps.locator('summary', { hasText: '2 tool steps' }).click();
-    const codeStep = steps.locator('.tool-step.ok', { hasText: 'src/errors.ts:toErrorResponse' });
-    await codeStep.locator('summary').click();
-    await codeStep.locator('.step-output', { hasText: 'function toErrorResponse' }).waitFor({ timeout: 10000 });
+    await steps.locator('.tool-step.ok summary', { hasText: 'Read src/errors.ts:toErrorResponse' }).click();
+    // Only an expanded step's output is visible.
+    await steps.locator('.step-output', { hasText: 'function toErrorResponse' }).waitFor({ state: 'visible', timeout: 10000 });
     assert.equal(await steps.locator('.tool-step.ok').count(), 2);
     assert.ok(await answer.locator('.code-link[data-citation="src/errors.ts:toErrorResponse"]').count(), 'the citation it read is a link');
     await screenshot(page, 'chat-tool-steps');
