@@ -1,8 +1,9 @@
 /** The conversation: messages (questions, streamed answers, errors), the selection chip and the composer. */
 import { MAX_QUESTION_CHARS, type ConversationSummary, type HostToWebview, type PageRef, type SelectionChip, type TurnView, type WebviewToHost } from '../shared/protocol';
 import { el, icon, iconButton, textButton } from './dom';
-import { baseName, clip, fullDate, lineRange, newRequestId, relativeDate } from './format';
+import { clip, fullDate, newRequestId, relativeDate } from './format';
 import { renderMarkdown, stableBoundary } from './markdown';
+import { Composer } from './composer';
 import { post, saveState, viewState } from './state';
 import { answerElement, copyText, pageLink, selectionRef, staleSlugs, stepElement, stepsElement, thinking, tokenCount, turnNotes, type SelectionRef } from './turnParts';
 
@@ -63,17 +64,13 @@ const LARGE_ANSWER_CHARS = 20_000;
 export class ChatPanel {
   readonly root: HTMLElement;
   readonly messages: HTMLElement;
-  readonly question: HTMLTextAreaElement;
-  private readonly sendButton: HTMLButtonElement;
-  private readonly stopButton: HTMLButtonElement;
-  private readonly chipArea: HTMLElement;
+  private readonly composer: Composer;
 
   host: HostState = { known: false, hasWiki: true, trusted: true, offline: false, model: '', contextWindow: 0 };
   conversation: ConversationSummary | null = null;
   private turns: TurnView[] = [];
   pending?: Pending;
   private failed?: Failed;
-  chip?: SelectionChip;
   /** What a `retrying` message said, while it applies. */
   retrying?: string;
   private retryTimer?: number;
@@ -90,31 +87,8 @@ export class ChatPanel {
   /** `changed` is called whenever the toolbar or status line may need updating. */
   constructor(private readonly changed: () => void, private readonly notify: (message: string) => void) {
     this.messages = el('div', { id: 'messages', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' } });
-    this.chipArea = el('div', { id: 'selection-chips' });
-    this.question = el('textarea', {
-      id: 'question',
-      attrs: { rows: '1', placeholder: 'Ask about this codebase…', 'aria-label': 'Question (Enter to send, Shift+Enter for a new line)' },
-    });
-    this.sendButton = iconButton('send', 'Send (Enter)', { id: 'send' });
-    this.stopButton = iconButton('debug-stop', 'Stop answering (Escape)', { id: 'stop', hidden: true });
-    const composer = el('div', { class: 'composer' }, [
-      this.chipArea,
-      el('div', { class: 'input-box' }, [this.question, el('div', { class: 'input-actions' }, [this.sendButton, this.stopButton])]),
-    ]);
-    this.root = el('section', { id: 'chat-panel', class: 'panel', attrs: { 'aria-label': 'Chat' } }, [this.messages, composer]);
-
-    this.sendButton.addEventListener('click', () => this.submit());
-    this.stopButton.addEventListener('click', () => this.stop());
-    this.question.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
-        event.preventDefault();
-        this.submit();
-      }
-    });
-    this.question.addEventListener('input', () => {
-      this.updateComposer();
-      saveState({ draft: this.question.value });
-    });
+    this.composer = new Composer({ submit: () => this.submit(), stop: () => this.stop(), changed: () => this.updateComposer() });
+    this.root = el('section', { id: 'chat-panel', class: 'panel', attrs: { 'aria-label': 'Chat' } }, [this.messages, this.composer.element]);
     this.messages.addEventListener('scroll', () => {
       if (this.scrollTimer !== undefined) return;
       this.scrollTimer = window.setTimeout(() => {
@@ -130,8 +104,7 @@ export class ChatPanel {
   // ---- restoring --------------------------------------------------------------------------
 
   restoreDraft(draft: string, chip: SelectionChip | undefined): void {
-    this.question.value = draft;
-    if (chip) this.setChip(chip);
+    this.composer.restore(draft, chip);
     this.updateComposer();
   }
 
@@ -321,12 +294,7 @@ export class ChatPanel {
   onSelection(message: Message<'selection'>): void {
     const chip = message.chip;
     if (!chip || typeof chip.id !== 'string') return;
-    if (this.chip && this.chip.id !== chip.id) post({ type: 'removeSelection', selectionId: this.chip.id });
-    this.setChip(chip);
-    if (!this.question.value.trim() && typeof message.question === 'string') {
-      this.question.value = message.question;
-      saveState({ draft: message.question });
-    }
+    this.composer.attach(chip, message.question);
     this.updateComposer();
     this.focusInput();
   }
@@ -357,19 +325,16 @@ export class ChatPanel {
 
   submit(): void {
     if (this.pending || !this.host.hasWiki) return;
-    const question = this.question.value.trim();
+    const question = this.composer.text;
     if (!question) return;
     if (question.length > MAX_QUESTION_CHARS) {
       this.notify(`A question can be at most ${MAX_QUESTION_CHARS.toLocaleString()} characters; this one has ${question.length.toLocaleString()}.`);
       return;
     }
-    const chip = this.chip;
+    const chip = this.composer.chip;
     this.removeFailed();
     this.start(question, { type: 'ask', question, conversationId: this.conversation?.id, selectionId: chip?.id }, chip && { path: chip.path, startLine: chip.startLine, endLine: chip.endLine });
-    this.question.value = '';
-    this.chip = undefined;
-    this.renderChip();
-    saveState({ draft: '', chip: undefined });
+    this.composer.clear();
     this.updateComposer();
   }
 
@@ -378,7 +343,7 @@ export class ChatPanel {
     if (!pending || pending.stopping) return;
     pending.stopping = true;
     post({ type: 'stop', requestId: pending.requestId });
-    this.stopButton.disabled = true;
+    this.updateComposer();
     this.changed();
   }
 
@@ -396,9 +361,7 @@ export class ChatPanel {
   }
 
   focusInput(): void {
-    this.question.focus();
-    const end = this.question.value.length;
-    this.question.setSelectionRange(end, end);
+    this.composer.focus();
   }
 
   get hasTurns(): boolean {
@@ -448,10 +411,9 @@ export class ChatPanel {
     this.clearRetrying();
     pending.answerEl.removeAttribute('aria-busy');
     pending.turnEl.classList.remove('pending');
-    const hadFocus = document.activeElement === this.stopButton;
-    this.stopButton.disabled = false;
+    const hadFocus = this.composer.stopHasFocus();
     this.updateComposer();
-    if (hadFocus) this.question.focus();
+    if (hadFocus) this.composer.question.focus();
   }
 
   private clearRetrying(): void {
@@ -600,61 +562,8 @@ export class ChatPanel {
 
   // ---- composer ---------------------------------------------------------------------------
 
-  private setChip(chip: SelectionChip): void {
-    this.chip = chip;
-    saveState({ chip });
-    this.renderChip();
-  }
-
-  private renderChip(): void {
-    const chip = this.chip;
-    if (!chip) {
-      this.chipArea.replaceChildren();
-      return;
-    }
-    const remove = iconButton('close', 'Remove selection', { class: 'chip-remove' });
-    remove.addEventListener('click', () => {
-      post({ type: 'removeSelection', selectionId: chip.id });
-      this.chip = undefined;
-      saveState({ chip: undefined });
-      this.renderChip();
-      this.focusInput();
-    });
-    const pages = Array.isArray(chip.pages) ? chip.pages : [];
-    const shown = pages.slice(0, 3);
-    this.chipArea.replaceChildren(el('div', { class: 'selection-chip', attrs: { role: 'group', 'aria-label': 'Selection attached to the next question' } }, [
-      el('div', { class: 'chip-row' }, [
-        icon('file-code'),
-        el('span', { class: 'chip-file', text: clip(baseName(String(chip.path)), 120), title: clip(String(chip.path), 1000) }),
-        el('span', { class: 'chip-range', text: lineRange(chip.startLine, chip.endLine) }),
-        chip.language ? el('span', { class: 'chip-lang', text: clip(String(chip.language), 30) }) : undefined,
-        chip.truncated ? el('span', { class: 'chip-truncated', text: 'truncated', title: 'The selection is long: only its first part is sent.' }) : undefined,
-        remove,
-      ]),
-      shown.length ? el('div', { class: 'chip-pages' }, [
-        el('span', { class: 'footer-label', text: 'Cited by' }),
-        ...shown.map(pageLink),
-        pages.length > shown.length ? el('span', { class: 'chip-more', text: `+${pages.length - shown.length} more` }) : undefined,
-      ]) : undefined,
-      chip.preview ? el('details', { class: 'chip-preview' }, [
-        el('summary', { text: 'Preview' }),
-        el('pre', {}, [el('code', { text: clip(String(chip.preview), 5000) })]),
-      ]) : undefined,
-    ]));
-  }
-
   private updateComposer(): void {
-    const busy = !!this.pending;
-    const length = this.question.value.length;
-    const tooLong = length > MAX_QUESTION_CHARS;
-    this.question.disabled = !this.host.hasWiki;
-    this.question.placeholder = this.host.hasWiki ? 'Ask about this codebase…' : 'Initialise the wiki to chat with it';
-    this.question.toggleAttribute('aria-invalid', tooLong);
-    this.question.classList.toggle('too-long', tooLong);
-    this.sendButton.hidden = busy;
-    this.stopButton.hidden = !busy;
-    this.sendButton.disabled = busy || !this.host.hasWiki || !this.question.value.trim() || tooLong;
-    this.sendButton.title = tooLong ? `Too long: at most ${MAX_QUESTION_CHARS.toLocaleString()} characters` : 'Send (Enter)';
+    this.composer.update({ busy: !!this.pending, hasWiki: this.host.hasWiki, stopping: !!this.pending?.stopping });
   }
 
   private nearBottom(): boolean {

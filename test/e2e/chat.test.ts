@@ -159,7 +159,12 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     await steps.locator('.step-output', { hasText: 'function toErrorResponse' }).waitFor({ state: 'visible', timeout: 10000 });
     assert.equal(await steps.locator('.tool-step.ok').count(), 2);
     assert.ok(await answer.locator('.code-link[data-citation="src/errors.ts:toErrorResponse"]').count(), 'the citation it read is a link');
+    // The Pages view folded away for the picture, so the chat has the sidebar's height.
+    const pagesTitle = page.locator('.pane-header', { hasText: /^Pages/i }).locator('h3.title'); // not its action buttons
+    await pagesTitle.click();
+    await answer.locator('.markdown-body').scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-tool-steps');
+    await pagesTitle.click();
   });
 
   it('keeps the history across a window reload', async () => {

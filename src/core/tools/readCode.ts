@@ -45,7 +45,7 @@ export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'sy
         if (!symbol) return failure(`${request.symbol} is not declared in ${request.path}. Use find_symbol to find where it is declared.`, 'symbol not found');
         return showLines(request, lines, symbol.startLine + 1, symbol.endLine + 1, `${request.path}:${request.symbol}`);
       }
-      if (!lines.length) return success(`${request.path} is empty.`, `${request.path} (empty)`, [request.path]);
+      if (!lines.length) return success(`${request.path} is empty.`, 'empty file', [request.path]);
       if (!request.lines) return showLines(request, lines, 1, lines.length, request.path, file.cut);
       const { start, end } = request.lines;
       if (start > lines.length) {
@@ -94,5 +94,5 @@ function showLines(request: CodeRequest, lines: readonly string[], first: number
   if (lastShown < last) notes.push(`[cut: ${range} of ${first}–${last} are shown; read ${request.path}#L${lastShown + 1}-L${last} for more]`);
   if (fileCut) notes.push(`[cut: ${request.path} is larger than Repo Wiki reads at once; read a line range for the rest]`);
   const read = complete ? asked : `${request.path}#L${first}-L${lastShown}`;
-  return success([`${asked} (${range})`, ...shown, ...notes].join('\n'), `${asked} (${range})`, [read]);
+  return success([`${asked} (${range})`, ...shown, ...notes].join('\n'), complete ? range : `${range}, cut`, [read]);
 }
