@@ -36,6 +36,8 @@ Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --format FORMAT  text (default) or json; drift also takes github
   --stamp          with drift: stamp citations that have no fingerprint yet
+  --review SLUG    with drift: you checked this page against the code; stamp all its
+                   citations again so the drift you saw is cleared (repeatable)
   --offline        with query: answer from retrieval alone, without a model
   --model NAME     with query and ingest: the Claude model (default ${MODEL_DEFAULTS.model})
   --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose
@@ -66,6 +68,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         workspace: { type: 'string' },
         format: { type: 'string', default: 'text' },
         stamp: { type: 'boolean', default: false },
+        review: { type: 'string', multiple: true },
         offline: { type: 'boolean', default: false },
         model: { type: 'string', default: MODEL_DEFAULTS.model },
         yes: { type: 'boolean', default: false },
@@ -107,7 +110,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (!(await wiki.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
-    if (command === 'drift') return await drift(await core(), format, values.stamp === true, io);
+    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [] }, io);
     if (command === 'hook install') {
       const { installPreCommitHook } = await import('../adapters/gitHooks');
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
@@ -193,11 +196,12 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   return fixFailed ? 2 : errors ? 1 : 0;
 }
 
-async function drift(core: WorkspaceCore, format: Format, stamp: boolean, io: Io): Promise<number> {
+async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[] }, io: Io): Promise<number> {
   const { wiki } = core;
   const { checkDrift } = await import('./drift');
-  const { report, stamped, stampError } = await checkDrift(core, { stamp });
-  if (stampError) io.err(`repo-wiki: drift --stamp: ${stampError.userMessage}`);
+  const { report, stamped, stampError } = await checkDrift(core, options);
+  const stamp = options.stamp || options.review.length > 0;
+  if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
   // A pages folder that leads out means no page was checked: an error, never a green run.
   const problems = await wikiErrors(wiki);
   const errors = problems.length + report.issues.filter((issue) => issue.severity === 'error').length;

@@ -142,6 +142,23 @@ describe('repo-wiki CLI', function () {
       assert.deepEqual({ ...log.at(-1), ts: undefined }, { ts: undefined, op: 'stamp', pages: ['middleware-conventions'], citations: ['src/types.ts:Method'] });
     });
 
+    it('--review SLUG stamps every citation of a page a person checked, clearing the drift seen there and nowhere else', () => {
+      const ws = demoCopy();
+      const before = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      const drifted = before.issues.filter((i: { code: string }) => i.code === 'signature-changed' || i.code === 'body-changed');
+      assert.equal(drifted.length, 2);
+      const reviewed = drifted[0].page.replace(/^\.wiki\/pages\/|\.md$/g, '');
+      const result = run(['drift', '--workspace', ws, '--review', reviewed]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Stamped \d+ citations?\./);
+      const after = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      assert.ok(!after.issues.some((i: { page: string; code: string }) => i.page === drifted[0].page && i.code === drifted[0].code), 'the reviewed drift is gone');
+      assert.ok(after.issues.some((i: { page: string; code: string }) => i.page === drifted[1].page && i.code === drifted[1].code), 'other pages are untouched');
+      const missing = run(['drift', '--workspace', ws, '--review', 'no-such-page']);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /drift --review: There is no page "no-such-page" to review\./);
+    });
+
     it('rejects --format github outside drift', () => {
       const ws = tempDir();
       run(['init', '--workspace', ws]);

@@ -113,7 +113,7 @@ export class DriftEngine {
     }
     const now = current ? symbolAnchor(current) : fileAnchor(source.fingerprint);
     if (!anchor) {
-      return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed.`, { anchor: now });
+      return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now });
     }
     const recorded = parseAnchor(anchor);
     if (!current) {
