@@ -88,6 +88,16 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     await chat().locator('#question').waitFor({ timeout: 30000 });
   }
 
+  /** Folds or unfolds the Pages view (by its title, not its action buttons), and waits until it has. */
+  async function setPagesExpanded(expanded: boolean): Promise<void> {
+    const header = page.locator('.pane-header', { hasText: /^Pages/i });
+    for (let attempt = 1; (await header.getAttribute('aria-expanded')) !== String(expanded); attempt++) {
+      assert.ok(attempt <= 4, `the Pages view did not ${expanded ? 'unfold' : 'fold'}`);
+      await header.locator('h3.title').click();
+      await page.waitForTimeout(300);
+    }
+  }
+
   /** Sends a question from the input box; returns the locator of its (new) answer. */
   async function askInView(question: string) {
     const answers = chat().locator('.message.answer');
@@ -160,11 +170,10 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     assert.equal(await steps.locator('.tool-step.ok').count(), 2);
     assert.ok(await answer.locator('.code-link[data-citation="src/errors.ts:toErrorResponse"]').count(), 'the citation it read is a link');
     // The Pages view folded away for the picture, so the chat has the sidebar's height.
-    const pagesTitle = page.locator('.pane-header', { hasText: /^Pages/i }).locator('h3.title'); // not its action buttons
-    await pagesTitle.click();
+    await setPagesExpanded(false);
     await answer.locator('.markdown-body').scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-tool-steps');
-    await pagesTitle.click();
+    await setPagesExpanded(true);
   });
 
   it('keeps the history across a window reload', async () => {

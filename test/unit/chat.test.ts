@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ChatService, type ChatSettings, type ModelChoice } from '../../src/core/chat/chatService';
-import { fileBackConversation } from '../../src/core/chat/fileBack';
+import { conversationBody, fileBackConversation } from '../../src/core/chat/fileBack';
 import { offlineAnswer } from '../../src/core/chat/offline';
 import { buildPrompt, catalog } from '../../src/core/chat/prompt';
 import { bestPassage, retrievalQuery, WikiRetriever } from '../../src/core/chat/retrieval';
@@ -261,5 +261,19 @@ describe('conversation export', () => {
     assert.equal(json.format, 'repo-wiki-conversation');
     assert.equal(json.version, 1);
     assert.deepEqual({ conversation: json.conversation, turns: json.turns }, record);
+  });
+
+  it('lists tool steps and unverified citations in Markdown, and on a filed page as plain text that cites and links nothing', () => {
+    const steps = [
+      { tool: 'read_code', input: { citation: 'src/errors.ts:HttpError' }, label: 'Read src/errors.ts:HttpError', ok: true, summary: 'lines 1–9', output: 'class HttpError' },
+      { tool: 'search_wiki', input: { query: '`src/evil.ts:X` [[nowhere]]' }, label: 'Searched the wiki for "`src/evil.ts:X` [[nowhere]]"', ok: false, summary: 'invalid input', output: '' },
+    ];
+    const withSteps: ConversationRecord = { ...record, turns: [{ ...record.turns[0], steps, context: { ...record.turns[0].context, unverified: ['src/gone.ts:Nope'] } }] };
+    const markdown = conversationToMarkdown(withSteps);
+    assert.match(markdown, /Looked up:\n\n- Read src\/errors\.ts:HttpError: lines 1–9\n- Searched the wiki for "'src\/evil\.ts:X' nowhere": failed, invalid input\n/);
+    assert.match(markdown, /_Unverified citations \(not read, and not found in the code\): src\/gone\.ts:Nope_/);
+    const body = conversationBody(withSteps, new Set());
+    assert.match(body, /Looked up:/);
+    assert.doesNotMatch(body, /`src\/evil\.ts:X`|\[\[nowhere\]\]/, 'a model-chosen input is neither a citation nor a link on the page');
   });
 });
