@@ -112,6 +112,8 @@ export class AnswerEngine {
     const base = { context, retrieved, steps: [] as ToolStep[], inputTokens: 0, outputTokens: 0, stopped: false };
     if ('offline' in choice) {
       if (!confident) context.noMatch = true;
+      // An offline answer quotes only the pages that match well: those are the pages it used.
+      context.pages = context.pages.filter((page) => retrieved.find((found) => found.slug === page.slug)?.confident !== false);
       const text = offlineAnswer(retrieved, choice.offline);
       events.onText(text);
       return { ...base, text, model: OFFLINE_MODEL };
