@@ -11,6 +11,8 @@ const common = {
   sourcemap: production ? false : 'linked',
   logLevel: 'info',
   legalComments: 'none',
+  // jsonc-parser's default (UMD) build requires its parts at run time, which a bundle cannot follow.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DriftClient } from './adapters/drift/driftClient';
+import { agentsFeature } from './vscode/agents/agentsFeature';
 import { chatFeature } from './vscode/chat/chatView';
 import { commandsFeature } from './vscode/commands/wikiCommands';
 import { driftFeature } from './vscode/drift/driftFeature';
@@ -10,13 +11,14 @@ import { librarianLintFeature } from './vscode/librarian/librarianLint';
 import { lintFeature } from './vscode/lint/lintDiagnostics';
 import { pagesFeature } from './vscode/pages/pagesTree';
 import { scmFeature } from './vscode/scm/wikiSourceControl';
+import { Models } from './vscode/models/models';
 import { PageAges } from './vscode/pageAges';
 import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
 import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */
@@ -39,10 +41,11 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
     return client;
   }));
   const ages = new PageAges();
-  const shared = { wikis, snapshots, output, ages, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
+  const models = new Models(context.secrets);
+  const shared = { wikis, snapshots, output, ages, models, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
   const tools = new WorkspaceTools(shared);
   const services: Services = { ...shared, tools: (wiki) => tools.of(wiki) };
-  context.subscriptions.push(output, wikis, snapshots, ages);
+  context.subscriptions.push(output, wikis, snapshots, ages, models);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
   return { services, hooks, activationMs: performance.now() - started };
 }

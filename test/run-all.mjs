@@ -76,6 +76,7 @@ function integrationSuites(prepareWorkspace) {
     { name: 'chat', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'drift', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'librarian', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
+    { name: 'agents', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     {
       name: 'restricted',
       prepare: () => {

@@ -17,6 +17,7 @@ export class WikiError extends Error {
 
 export type WikiErrorCode =
   | 'no-wiki'
+  | 'invalid-mcp-config'
   | 'invalid-slug'
   | 'invalid-page'
   | 'read-only'

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { DriftClient } from '../adapters/drift/driftClient';
 import type { WikiTool } from '../core/tools';
+import type { Models } from './models/models';
 import type { Wiki } from '../core/wiki';
 import type { PageAges } from './pageAges';
 import type { WikiSnapshots } from './wikiSnapshots';
@@ -11,6 +12,8 @@ export interface Services {
   readonly wikis: WorkspaceWikis;
   readonly snapshots: WikiSnapshots;
   readonly output: vscode.LogOutputChannel;
+  /** Which model answers (Claude with the user's key, or a VS Code model), and the API key. */
+  readonly models: Models;
   /** Page ages from git history, for the Pages tree and the model's context. */
   readonly ages: PageAges;
   /** Folder `init` copies into a new `.wiki/`. */

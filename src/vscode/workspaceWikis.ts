@@ -65,6 +65,13 @@ export class WorkspaceWikis implements vscode.Disposable {
     return wikis.filter((_, i) => present[i]);
   }
 
+  /** The wiki an answer reads from, without asking: the active editor's, else the first that exists. */
+  async preferred(): Promise<Wiki | undefined> {
+    const existing = await this.existing();
+    const active = vscode.window.activeTextEditor && this.forUri(vscode.window.activeTextEditor.document.uri);
+    return active && existing.includes(active) ? active : existing[0];
+  }
+
   /**
    * The wiki a command acts on: the only one, the active editor's, or the user's pick.
    * Undefined (after telling the user why) when there is none or the pick was cancelled.

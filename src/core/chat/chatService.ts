@@ -85,6 +85,8 @@ export interface Answer {
   retrieved: RetrievedPage[];
   /** The tools the model called, in order. */
   steps: ToolStep[];
+  /** Code citations whose current code a tool showed the model. */
+  read: string[];
 }
 
 /** One grounded answer: retrieve, build the prompt, stream it from the model or answer offline. */
@@ -109,7 +111,7 @@ export class AnswerEngine {
       offline: 'offline' in choice,
     };
     events.onContext?.(context);
-    const base = { context, retrieved, steps: [] as ToolStep[], inputTokens: 0, outputTokens: 0, stopped: false };
+    const base = { context, retrieved, steps: [] as ToolStep[], read: [] as string[], inputTokens: 0, outputTokens: 0, stopped: false };
     if ('offline' in choice) {
       if (!confident) context.noMatch = true;
       // An offline answer quotes only the pages that match well: those are the pages it used.
@@ -149,7 +151,7 @@ export class AnswerEngine {
       if (!confident && !steps.some((step) => step.ok)) context.noMatch = true;
       const unverified = await this.unverifiedCitations(result.text, result.read);
       if (unverified.length) context.unverified = unverified;
-      return { ...base, steps, text: result.text, model: result.model, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
+      return { ...base, steps, read: [...result.read], text: result.text, model: result.model, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
     } catch (error) {
       if (!(isLlmError(error) && error.kind === 'cancelled')) throw error;
       const text = streamed ? `${streamed.trimEnd()}\n\n_(stopped)_` : '_(stopped before any answer)_';

@@ -20,11 +20,16 @@ export interface FileBackResult {
  * page, found through the conversation's `filed_page`; git keeps the earlier versions.
  */
 export async function fileBackConversation(wiki: Wiki, store: ConversationStore, record: ConversationRecord, today: string): Promise<FileBackResult> {
-  if (!record.turns.length) throw new Error('This conversation has no answers to save yet.');
-  // The slug is chosen under the lock: another window filing a conversation of the same title gets the next one.
-  const result = await wiki.exclusive((writes) => writeConversationPage(wiki, writes, record, today));
+  const result = await fileBackRecord(wiki, record, today);
   await store.setFiledPage(record.conversation.id, result.slug);
   return result;
+}
+
+/** Writes a conversation as a page, without a store to remember it in (an exchange in VS Code's own chat). */
+export function fileBackRecord(wiki: Wiki, record: ConversationRecord, today: string): Promise<FileBackResult> {
+  if (!record.turns.length) throw new Error('This conversation has no answers to save yet.');
+  // The slug is chosen under the lock: another window filing a conversation of the same title gets the next one.
+  return wiki.exclusive((writes) => writeConversationPage(wiki, writes, record, today));
 }
 
 async function writeConversationPage(wiki: Wiki, writes: WikiWrites, record: ConversationRecord, today: string): Promise<FileBackResult> {

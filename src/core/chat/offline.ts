@@ -3,10 +3,11 @@ import { isConfident, type RetrievedPage } from './retrieval';
 export const OFFLINE_MODEL = 'offline';
 
 /** Why there is no model: shapes the last line of an offline answer. */
-export type OfflineReason = 'no-key' | 'untrusted' | 'requested';
+export type OfflineReason = 'no-key' | 'no-model' | 'untrusted' | 'requested';
 
 const NEXT_STEP: Record<OfflineReason, string> = {
   'no-key': 'For a written answer, set an API key with **Repo Wiki: Set API key**.',
+  'no-model': 'For a written answer, a VS Code language model is needed (repoWiki.llm.provider is "vscode") and none is available: install or sign in to one, such as GitHub Copilot, or set the provider to "anthropic".',
   untrusted: 'This workspace is in Restricted Mode, so nothing is sent to a model. Trust the workspace for written answers.',
   requested: 'Answered offline, as asked.',
 };

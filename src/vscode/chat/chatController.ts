@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
-import { ChatService, type ChatSettings, type ModelChoice } from '../../core/chat/chatService';
+import { MODEL_DEFAULTS } from '../../core/defaults';
+import { ChatService, type ModelChoice } from '../../core/chat/chatService';
 import type { Conversation, ConversationRecord, ConversationStore, SelectionContext, ToolStep, Turn } from '../../core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation } from '../../core/chat/fileBack';
@@ -10,10 +10,8 @@ import { parseCitationText } from '../../core/drift/citations';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, StepView, TurnView, WebviewToHost } from '../../shared/protocol';
-import { anthropicModel, modelName } from '../languageModel';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
-import type { ApiKeys } from './apiKey';
 import type { ConversationStoreHost } from './conversationStoreHost';
 
 /** How long a deleted conversation can be brought back. */
@@ -35,7 +33,6 @@ export class ChatController implements vscode.Disposable {
 
   constructor(
     private readonly services: Services,
-    private readonly keys: ApiKeys,
     private readonly stores: ConversationStoreHost,
     private readonly post: (message: HostToWebview) => void,
   ) {}
@@ -63,8 +60,8 @@ export class ChatController implements vscode.Disposable {
   /** Everything the view needs after (re)loading. */
   async postState(): Promise<void> {
     const trusted = vscode.workspace.isTrusted;
-    const offline = !trusted || !(await this.keys.get());
-    this.post({ type: 'state', hasWiki: !!(await this.wiki()), trusted, offline, model: this.settings().model, contextWindow: MODEL_DEFAULTS.contextWindowTokens });
+    const offline = !trusted || (this.services.models.provider() === 'anthropic' && !(await this.services.models.keys.get()));
+    this.post({ type: 'state', hasWiki: !!(await this.wiki()), trusted, offline, model: this.services.models.label(), contextWindow: MODEL_DEFAULTS.contextWindowTokens });
     await this.postConversations();
   }
 
@@ -253,10 +250,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** The wiki chat answers from: the active editor's, else the first one that exists. */
-  private async wiki(): Promise<Wiki | undefined> {
-    const existing = await this.services.wikis.existing();
-    const active = vscode.window.activeTextEditor && this.services.wikis.forUri(vscode.window.activeTextEditor.document.uri);
-    return active && existing.includes(active) ? active : existing[0];
+  private wiki(): Promise<Wiki | undefined> {
+    return this.services.wikis.preferred();
   }
 
   private store(): Promise<ConversationStore> {
@@ -276,7 +271,7 @@ export class ChatController implements vscode.Disposable {
         return wiki ? this.services.ages.tags(wiki, pages) : new Map();
       },
       chooseModel: () => this.chooseModel(),
-      settings: () => this.settings(),
+      settings: () => this.services.models.chatSettings(),
       resolves: (citation) => this.resolves(citation),
       tools: () => (this.toolWiki ? this.services.tools(this.toolWiki) : []),
       now: () => new Date(),
@@ -286,23 +281,9 @@ export class ChatController implements vscode.Disposable {
 
   private async chooseModel(): Promise<ModelChoice> {
     if (!vscode.workspace.isTrusted) return { offline: 'untrusted' };
-    const apiKey = await this.keys.get();
-    if (!apiKey) return { offline: 'no-key' };
-    return { model: anthropicModel(apiKey) };
-  }
-
-  private settings(): ChatSettings {
-    const llm = vscode.workspace.getConfiguration('repoWiki.llm');
-    const chat = vscode.workspace.getConfiguration('repoWiki.chat');
-    return {
-      model: modelName(),
-      maxTokens: llm.get<number>('maxTokens') ?? MODEL_DEFAULTS.maxTokens,
-      maxPriorTurns: chat.get<number>('maxPriorTurns') ?? CHAT_DEFAULTS.maxPriorTurns,
-      priorAnswerChars: chat.get<number>('priorAnswerChars') ?? CHAT_DEFAULTS.priorAnswerChars,
-      pagesPerTurn: chat.get<number>('pagesPerTurn') ?? CHAT_DEFAULTS.pagesPerTurn,
-      maxToolRounds: chat.get<number>('maxToolRounds') ?? CHAT_DEFAULTS.maxToolRounds,
-      toolTokenBudget: chat.get<number>('toolTokenBudget') ?? CHAT_DEFAULTS.toolTokenBudget,
-    };
+    const offer = await this.services.models.choose();
+    if ('missing' in offer) return { offline: offer.missing === 'no-key' ? 'no-key' : 'no-model' };
+    return { model: offer.model };
   }
 
   dispose(): void {

@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../shared/protocol';
 import { CitationIndex, DocumentSymbols } from '../drift/citedBy';
 import type { Services } from '../services';
-import { ApiKeys } from './apiKey';
 import { DEFAULT_SELECTION_QUESTION, selectionContext } from './askAboutSelection';
 import { ChatController } from './chatController';
 import { ConversationStoreHost } from './conversationStoreHost';
@@ -93,7 +92,7 @@ export interface ChatHooks {
 
 export const chatFeature = {
   activate(context: vscode.ExtensionContext, services: Services): { chat: ChatHooks } {
-    const keys = new ApiKeys(context.secrets);
+    const keys = services.models.keys;
     const stores = new ConversationStoreHost(context, services.output);
     const posted = new vscode.EventEmitter<HostToWebview>();
     let controller: ChatController | undefined;
@@ -101,20 +100,20 @@ export const chatFeature = {
       provider.post(message);
       posted.fire(message);
     };
-    const chatController = () => (controller ??= new ChatController(services, keys, stores, post));
+    const chatController = () => (controller ??= new ChatController(services, stores, post));
     const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, chatController);
     const refresh = () => controller && void controller.postState().catch(() => undefined);
     const citations = new CitationIndex(services);
     const symbols = new DocumentSymbols(services);
 
     context.subscriptions.push(
-      keys,
       stores,
       posted,
       { dispose: () => controller?.dispose() },
       vscode.window.registerWebviewViewProvider('repoWiki.chat', provider),
       services.snapshots.onDidUpdate(refresh),
       keys.onDidChange(refresh),
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('repoWiki.llm') && refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(refresh),
       vscode.workspace.onDidCloseTextDocument((document) => symbols.forget(document)),
       vscode.commands.registerCommand('repoWiki.setApiKey', async () => (await keys.promptAndStore()) && refresh()),

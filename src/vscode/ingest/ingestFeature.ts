@@ -5,8 +5,7 @@ import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm';
 import type { FileSystem } from '../../core/ports';
 import type { Wiki } from '../../core/wiki';
-import { ApiKeys } from '../chat/apiKey';
-import { anthropicModel, modelName } from '../languageModel';
+import { modelName } from '../models/anthropic';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
 import { driftResolver, registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
@@ -25,11 +24,9 @@ const ACTION = 'Ingest';
 /** "Ingest file(s)", "Ingest selection" and "Ingest folder": the librarian folds sources into pages. */
 export const ingestFeature = {
   activate(context: vscode.ExtensionContext, services: Services): { ingest: IngestHooks } {
-    const keys = new ApiKeys(context.secrets);
     registerPlanReview(context);
-    const run = (gather: () => Promise<Gathered | undefined>) => ingest(services, keys, gather);
+    const run = (gather: () => Promise<Gathered | undefined>) => ingest(services, gather);
     context.subscriptions.push(
-      keys,
       vscode.commands.registerCommand('repoWiki.ingestFiles', (uri?: vscode.Uri, selected?: vscode.Uri[]) =>
         run(() => gatherFiles(services, selected?.length ? selected : uri ? [uri] : undefined))),
       vscode.commands.registerCommand('repoWiki.ingestSelection', () => run(() => gatherSelection(services))),
@@ -46,7 +43,7 @@ interface Gathered {
   skipped: string[];
 }
 
-async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<Gathered | undefined>): Promise<{ pages: string[] } | undefined> {
+async function ingest(services: Services, gather: () => Promise<Gathered | undefined>): Promise<{ pages: string[] } | undefined> {
   if (!ensureTrusted(ACTION)) return undefined;
   let gathered: Gathered | undefined;
   try {
@@ -62,14 +59,13 @@ async function ingest(services: Services, keys: ApiKeys, gather: () => Promise<G
     void vscode.window.showWarningMessage(`Repo Wiki: nothing to ingest${skipped.length ? `: ${skipped[0]}` : ''}.`);
     return undefined;
   }
-  const apiKey = await keys.get();
-  if (!apiKey) {
-    const choice = await vscode.window.showWarningMessage('Ingest needs the librarian model, so it needs an Anthropic API key.', 'Set API key');
-    if (choice) await vscode.commands.executeCommand('repoWiki.setApiKey');
+  const offer = await services.models.choose();
+  if ('missing' in offer) {
+    await services.models.explainMissing(offer.missing, 'Ingest (the librarian writes the pages)');
     return undefined;
   }
   const settings = vscode.workspace.getConfiguration('repoWiki.ingest');
-  const model = anthropicModel(apiKey);
+  const { model } = offer;
   const label = sources.length === 1 ? sources[0].path : `${sources.length} files`;
   const controller = new AbortController();
   running.add(controller);

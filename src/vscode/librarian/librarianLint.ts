@@ -7,9 +7,9 @@ import { PlanRejectedError } from '../../core/ingest/ingest';
 import { lintWithLibrarian, LintReplyError, type LintFinding, type LintPassReport } from '../../core/librarian/lintPass';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
-import { ApiKeys } from '../chat/apiKey';
 import { FolderDiagnostics } from '../diagnostics';
-import { anthropicModel, modelName } from '../languageModel';
+import type { LanguageModel } from '../../core/llm';
+import { modelName } from '../models/anthropic';
 import { driftResolver, reviewAndApply } from '../ingest/planReview';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
@@ -28,7 +28,6 @@ export interface LibrarianLintHooks {
  */
 export const librarianLintFeature = {
   activate(context: vscode.ExtensionContext, services: Services): { librarianLint: LibrarianLintHooks } {
-    const keys = new ApiKeys(context.secrets);
     const diagnostics = new FolderDiagnostics('repo-wiki-librarian', 'repoWiki.lint.severities');
     const reports = new Map<string, LintPassReport>();
     const reportTexts = new Map<string, string>();
@@ -36,7 +35,6 @@ export const librarianLintFeature = {
     const reportUri = (wiki: Wiki) => vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${path.basename(wiki.root)}/librarian-lint.md`, query: wiki.root });
     context.subscriptions.push(
       registerLintFixCommand(services),
-      keys,
       diagnostics,
       changed,
       vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, {
@@ -47,14 +45,13 @@ export const librarianLintFeature = {
         if (!ensureTrusted('Linting with the librarian')) return undefined;
         const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Lint wiki with the librarian' });
         if (!wiki) return undefined;
-        const apiKey = await keys.get();
-        if (!apiKey) {
-          const choice = await vscode.window.showWarningMessage('The librarian lint needs an Anthropic API key.', 'Set API key');
-          if (choice) await vscode.commands.executeCommand('repoWiki.setApiKey');
+        const offer = await services.models.choose();
+        if ('missing' in offer) {
+          await services.models.explainMissing(offer.missing, 'The librarian lint');
           return undefined;
         }
         try {
-          const report = await run(services, wiki, apiKey);
+          const report = await run(services, wiki, offer.model);
           if (!report) return undefined;
           reports.set(wiki.root, report);
           diagnostics.publish(wiki.root, report.findings);
@@ -99,7 +96,7 @@ export const librarianLintFeature = {
   },
 };
 
-async function run(services: Services, wiki: Wiki, apiKey: string): Promise<LintPassReport | undefined> {
+async function run(services: Services, wiki: Wiki, model: LanguageModel): Promise<LintPassReport | undefined> {
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
   const config = vscode.workspace.getConfiguration('repoWiki.lint.llm');
   const settings = {
@@ -108,7 +105,6 @@ async function run(services: Services, wiki: Wiki, apiKey: string): Promise<Lint
     maxTokens: config.get<number>('maxTokens') ?? LIBRARIAN_LINT_DEFAULTS.maxTokens,
     maxOutputTokens: llm.get<number>('maxTokens') ?? MODEL_DEFAULTS.maxTokens,
   };
-  const model = anthropicModel(apiKey);
   const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
   const { pages } = await services.snapshots.get(wiki);
   return vscode.window.withProgress(

@@ -1,0 +1,185 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { HostToWebview } from '../../../src/shared/protocol';
+import type { AgentHooks } from '../../../src/vscode/agents/agentsFeature';
+import type { ChatHooks } from '../../../src/vscode/chat/chatView';
+import { activateExtension, workspaceRoot } from '../helpers';
+
+const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift'];
+
+/** The text of a language model tool result. */
+function textOf(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+/**
+ * A language model as VS Code hands one to a participant (`request.model`): it answers with the
+ * scripted parts, one list per request, and records the messages and tools it was sent.
+ * VS Code 1.100 cannot register a model provider without a proposed API, so the participant is
+ * driven with this object in the real extension host; the VS Code model picker itself is untested.
+ */
+function scriptedModel(replies: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[][]) {
+  const requests: { messages: vscode.LanguageModelChatMessage[]; tools: readonly vscode.LanguageModelChatTool[] }[] = [];
+  const model = {
+    id: 'test-model', name: 'Test Model', vendor: 'test', family: 'test', version: '1', maxInputTokens: 100_000,
+    countTokens: async () => 1,
+    sendRequest: async (messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}) => {
+      requests.push({ messages, tools: options.tools ?? [] });
+      const parts = replies.shift() ?? [new vscode.LanguageModelTextPart('(no more replies)')];
+      return { stream: (async function* () { yield* parts; })(), text: (async function* () { /* unused */ })() };
+    },
+  };
+  return { model: model as unknown as vscode.LanguageModelChat, requests };
+}
+
+/** A response stream that records what the participant sent. */
+function recordingStream() {
+  const markdown: string[] = [];
+  const progress: string[] = [];
+  const references: (vscode.Uri | vscode.Location)[] = [];
+  const anchors: (vscode.Uri | vscode.Location)[] = [];
+  const stream = {
+    markdown: (value: string | vscode.MarkdownString) => void markdown.push(typeof value === 'string' ? value : value.value),
+    progress: (value: string) => void progress.push(value),
+    reference: (value: vscode.Uri | vscode.Location) => void references.push(value),
+    anchor: (value: vscode.Uri | vscode.Location) => void anchors.push(value),
+    button: () => undefined,
+  };
+  return { stream: stream as unknown as vscode.ChatResponseStream, markdown, progress, references, anchors };
+}
+
+function chatRequest(prompt: string, model: vscode.LanguageModelChat, command?: string): vscode.ChatRequest {
+  return { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+}
+
+const noToken = new vscode.CancellationTokenSource().token;
+
+describe('The wiki in every agent, in a real VS Code extension host', () => {
+  let root: string;
+  let agents: AgentHooks;
+  let chat: ChatHooks;
+
+  before(async () => {
+    root = workspaceRoot();
+    const api = await activateExtension();
+    agents = api.hooks.agents as AgentHooks;
+    chat = api.hooks.chat as ChatHooks;
+  });
+
+  it('registers the six tools as language model tools, and each answers through vscode.lm.invokeTool', async () => {
+    const ours = vscode.lm.tools.filter((tool) => tool.tags.includes('repo-wiki')).map((tool) => tool.name).sort();
+    assert.deepEqual(ours, [...TOOL_NAMES].sort());
+    const inputs: Record<string, object> = {
+      search_wiki: { query: 'errors become responses' }, read_page: { slug: 'request-pipeline' }, read_code: { citation: 'src/errors.ts:toErrorResponse' },
+      find_symbol: { name: 'Router' }, grep_code: { pattern: 'HttpError' }, check_drift: { slug: 'errors-become-responses-at-the-edge' },
+    };
+    const expected: Record<string, RegExp> = {
+      search_wiki: /errors-become-responses-at-the-edge/, read_page: /Request pipeline/, read_code: /function toErrorResponse/,
+      find_symbol: /src\/router\.ts:Router/, grep_code: /src\/errors\.ts:\d+:/, check_drift: /signature-changed|no drift|drift/i,
+    };
+    for (const name of TOOL_NAMES) {
+      const text = textOf(await vscode.lm.invokeTool(name, { input: inputs[name], toolInvocationToken: undefined }, noToken));
+      assert.doesNotMatch(text, /^Error:/, `${name}: ${text.slice(0, 300)}`);
+      assert.match(text, expected[name], `${name}: ${text.slice(0, 300)}`);
+    }
+  });
+
+  it('a bad or hostile tool input is an error result, and nothing leaks', async () => {
+    fs.writeFileSync(path.join(root, '.env'), 'TOKEN=CANARY-LM-TOOL\n');
+    try {
+      for (const [name, input] of [['read_code', { citation: '../../etc/passwd' }], ['read_code', { citation: '.env' }], ['read_code', { citation: 42 }], ['search_wiki', {}]] as const) {
+        const text = textOf(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, noToken));
+        assert.match(text, /^Error: /, `${name} ${JSON.stringify(input)}: ${text}`);
+        assert.doesNotMatch(text, /CANARY|root:/);
+      }
+    } finally {
+      fs.rmSync(path.join(root, '.env'), { force: true });
+    }
+  });
+
+  it('@wiki answers on the model the user picked, calling the tools, with the pages and the code it read as references', async () => {
+    const { model, requests } = scriptedModel([
+      [new vscode.LanguageModelTextPart('Let me read the code. '), new vscode.LanguageModelToolCallPart('call-1', 'read_code', { citation: 'src/errors.ts:toErrorResponse' })],
+      [new vscode.LanguageModelTextPart('A thrown HttpError becomes its status in `src/errors.ts:toErrorResponse`.')],
+    ]);
+    const recorded = recordingStream();
+    const result = await agents.participant.handle(chatRequest('What status does a thrown HttpError become?', model), { history: [] } as vscode.ChatContext, recorded.stream, noToken);
+    assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+    assert.equal(requests.length, 2, 'one round of tools, then the answer');
+    assert.deepEqual(requests[0].tools.map((tool) => tool.name), TOOL_NAMES);
+    const toolResult = requests[1].messages.at(-1)!.content.find((part) => part instanceof vscode.LanguageModelToolResultPart) as vscode.LanguageModelToolResultPart;
+    assert.match((toolResult.content[0] as vscode.LanguageModelTextPart).value, /function toErrorResponse/);
+    assert.match(recorded.markdown.join(''), /becomes its status in `src\/errors\.ts:toErrorResponse`/);
+    assert.deepEqual(recorded.progress, ['Read src/errors.ts:toErrorResponse']);
+    const pages = recorded.references.filter((ref): ref is vscode.Uri => ref instanceof vscode.Uri).map((uri) => path.basename(uri.fsPath));
+    assert.ok(pages.includes('errors-become-responses-at-the-edge.md'), pages.join(', '));
+    const code = recorded.references.find((ref): ref is vscode.Location => ref instanceof vscode.Location);
+    assert.equal(code && path.relative(root, code.uri.fsPath), path.join('src', 'errors.ts'));
+    assert.equal((result.metadata as { model: string }).model, 'Test Model (test)', 'the result names the model that answered');
+  });
+
+  it('@wiki /drift reports the drift of the whole wiki, each issue anchored on its page', async () => {
+    const recorded = recordingStream();
+    const result = await agents.participant.handle(chatRequest('', scriptedModel([]).model, 'drift'), { history: [] } as vscode.ChatContext, recorded.stream, noToken);
+    assert.match(recorded.markdown[0], /^\d+ citations in \d+ pages: \d+ errors?, \d+ other issues?\./);
+    assert.ok((result.metadata as { issues: number }).issues >= 2, 'the demo has drifted citations');
+    assert.ok(recorded.anchors.some((anchor) => anchor instanceof vscode.Location && anchor.uri.fsPath.endsWith('errors-become-responses-at-the-edge.md')));
+  });
+
+  it('@wiki /save files the exchange as a wiki page', async () => {
+    const Request = vscode.ChatRequestTurn as unknown as new (...args: unknown[]) => vscode.ChatRequestTurn;
+    const Response = vscode.ChatResponseTurn as unknown as new (...args: unknown[]) => vscode.ChatResponseTurn;
+    const history = [
+      new Request('How do blue-green deploys roll back?', undefined, [], 'repo-wiki.wiki', []),
+      new Response([new vscode.ChatResponseMarkdownPart('They flip the switch back, see `src/pipeline.ts:Pipeline.run`.')], {}, 'repo-wiki.wiki'),
+    ];
+    const recorded = recordingStream();
+    const result = await agents.participant.handle(chatRequest('', scriptedModel([]).model, 'save'), { history } as vscode.ChatContext, recorded.stream, noToken);
+    const slug = (result.metadata as { filed: string }).filed;
+    assert.equal(slug, 'how-do-blue-green-deploys-roll-back');
+    const page = fs.readFileSync(path.join(root, '.wiki', 'pages', `${slug}.md`), 'utf8');
+    assert.match(page, /They flip the switch back/);
+    assert.match(recorded.markdown.join(''), /Saved to the wiki as \[\[how-do-blue-green-deploys-roll-back\]\]/);
+  });
+
+  it('with repoWiki.llm.provider "vscode" and no VS Code model, the chat answers offline and says what to do', async () => {
+    const llm = vscode.workspace.getConfiguration('repoWiki.llm');
+    await llm.update('provider', 'vscode', vscode.ConfigurationTarget.Global);
+    try {
+      assert.deepEqual(await vscode.lm.selectChatModels({}), [], 'this test host offers no language model');
+      const requestId = 'agents-offline-1';
+      const posted: HostToWebview[] = [];
+      const subscription = chat.onDidPost((message) => posted.push(message));
+      await chat.send({ type: 'ask', requestId, question: 'How do errors become HTTP responses?' });
+      subscription.dispose();
+      const done = posted.find((m): m is Extract<HostToWebview, { type: 'turnDone' }> => m.type === 'turnDone' && m.requestId === requestId);
+      assert.ok(done, JSON.stringify(posted.filter((m) => m.type === 'turnFailed')));
+      assert.equal(done.turn.offline, true);
+      assert.match(done.turn.answer, /a VS Code language model is needed \(repoWiki\.llm\.provider is "vscode"\)/);
+    } finally {
+      await llm.update('provider', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('"Add the wiki\'s MCP server" merges the server into .vscode/mcp.json, keeping what was there, and never clobbers a broken file', async () => {
+    const file = path.join(root, '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = '{\n  // our team servers\n  "servers": {\n    "other": { "type": "stdio", "command": "other-server" }\n  }\n}\n';
+    fs.writeFileSync(file, original);
+    const added = await vscode.commands.executeCommand<{ outcome: string }>('repoWiki.addMcpServer');
+    assert.equal(added?.outcome, 'added');
+    const text = fs.readFileSync(file, 'utf8');
+    assert.match(text, /\/\/ our team servers/, 'comments are kept');
+    assert.match(text, /"other": \{\s*"type": "stdio",\s*"command": "other-server"\s*\}/, 'the other server is kept');
+    assert.match(text, /"repo-wiki": \{\s*"type": "stdio",\s*"command": "npx",\s*"args": \[\s*"repo-wiki",\s*"mcp",\s*"--workspace",\s*"\$\{workspaceFolder\}"\s*\]/);
+    const again = await vscode.commands.executeCommand<{ outcome: string }>('repoWiki.addMcpServer');
+    assert.equal(again?.outcome, 'present');
+    assert.equal(fs.readFileSync(file, 'utf8'), text);
+    fs.writeFileSync(file, '{ "servers": { broken');
+    assert.equal(await vscode.commands.executeCommand('repoWiki.addMcpServer'), undefined);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{ "servers": { broken', 'a file that does not parse is left as it is');
+    fs.rmSync(file, { force: true });
+  });
+});
