@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RepoWikiApi } from '../../src/extension';
+import type { ChatHooks } from '../../src/vscode/chat/chatView';
 
 export const EXTENSION_ID = 'repo-wiki.repo-wiki';
 
@@ -56,4 +57,21 @@ export function startMockAnthropic(options: { validKey?: string } = {}): Promise
     if (fs.existsSync(candidate)) return (require(candidate) as { startMockAnthropic(o: object): Promise<MockAnthropic> }).startMockAnthropic(options);
   }
   throw new Error('mockAnthropic.cjs not found');
+}
+
+/** The chat view's host side, answering through the real SDK from a fresh mock Messages API that accepts `validKey`. */
+export async function chatWithMockModel(validKey: string): Promise<{ root: string; chat: ChatHooks; mock: MockAnthropic; close(): Promise<void> }> {
+  const root = workspaceRoot();
+  const api = await activateExtension();
+  const mock = await startMockAnthropic({ validKey });
+  const llm = () => vscode.workspace.getConfiguration('repoWiki.llm');
+  await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+  return {
+    root, chat: api.hooks.chat as ChatHooks, mock,
+    close: async () => {
+      delete process.env.ANTHROPIC_API_KEY;
+      await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await mock.close();
+    },
+  };
 }

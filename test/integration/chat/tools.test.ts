@@ -3,10 +3,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
-import { activateExtension, startMockAnthropic, workspaceRoot, type MockAnthropic } from '../helpers';
+import { chatWithMockModel, type MockAnthropic } from '../helpers';
 
 const API_KEY = 'sk-ant-test-key-tools-1';
 const CANARY = 'CANARY-TOOL-SECRET-7731';
@@ -41,15 +40,11 @@ describe('Chat tool loop in a real VS Code extension host', () => {
   let root: string;
   let chat: ChatHooks;
   let mock: MockAnthropic;
+  let close: () => Promise<void>;
   let outside: string;
-  const llm = () => vscode.workspace.getConfiguration('repoWiki.llm');
 
   before(async () => {
-    root = workspaceRoot();
-    const api = await activateExtension();
-    chat = api.hooks.chat as ChatHooks;
-    mock = await startMockAnthropic({ validKey: API_KEY });
-    await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
+    ({ root, chat, mock, close } = await chatWithMockModel(API_KEY));
     process.env.ANTHROPIC_API_KEY = API_KEY;
     // Hostile files a model might be steered to: each holds the canary, none may be read.
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-outside-'));
@@ -64,11 +59,9 @@ describe('Chat tool loop in a real VS Code extension host', () => {
   });
 
   after(async () => {
-    delete process.env.ANTHROPIC_API_KEY;
     for (const file of ['src/link-out.ts', '.env', 'src/huge.ts', 'src/pipe.ts']) fs.rmSync(path.join(root, file), { force: true });
     fs.rmSync(outside, { recursive: true, force: true });
-    await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await mock?.close();
+    await close?.();
   });
 
   it('a question answered only by code makes the model call read_code, and the answer cites the symbol it read', async () => {
