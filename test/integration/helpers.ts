@@ -75,3 +75,8 @@ export async function chatWithMockModel(validKey: string): Promise<{ root: strin
     },
   };
 }
+
+/** A recorded message's text, whether it went as a string or as content blocks (the chat's last message carries a cache breakpoint). */
+export function textOf(content: unknown): string {
+  return typeof content === 'string' ? content : (content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
+}

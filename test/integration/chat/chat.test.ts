@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
-import { activateExtension, waitFor, workspaceRoot } from '../helpers';
+import { activateExtension, textOf, waitFor, workspaceRoot } from '../helpers';
 
 // The mock Messages API is plain CommonJS shared with the e2e tests and the harness.
 interface RecordedRequest { apiKey?: string; headers: Record<string, string>; body: { model: string; system: { text: string; cache_control?: unknown }[]; messages: { role: string; content: string }[] } }
@@ -20,10 +20,6 @@ const { startMockAnthropic } = require(findHarness()) as { startMockAnthropic(op
 
 const API_KEY = 'sk-ant-test-key-123456';
 
-/** A message's text, whether it was sent as a string or as content blocks (the last one carries a cache breakpoint). */
-function textOf(content: unknown): string {
-  return typeof content === 'string' ? content : (content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
-}
 
 /** Sends one question the way the chat view does and collects what the host posts back until the turn ends. */
 async function ask(chat: ChatHooks, question: string, conversationId?: string, options: { selectionId?: string; onPost?: (m: HostToWebview, stop: () => void) => void } = {}) {

@@ -6,7 +6,7 @@ import type { RepoWikiApi } from '../../../src/extension';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
 import type { IngestHooks } from '../../../src/vscode/ingest/ingestFeature';
-import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type MockAnthropic, type MockRequest } from '../helpers';
+import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type MockAnthropic, type MockRequest, textOf } from '../helpers';
 
 const API_KEY = 'sk-ant-ingest-test-key';
 
@@ -101,7 +101,7 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
   it('the loop: the ingested page is retrieved and cited by the next chat question', async () => {
     const chat = api.hooks.chat as ChatHooks;
     // The model cites whatever page the prompt put first.
-    mock.script((body: MockRequest['body']) => ({ text: `See [[${/<page slug="([^"]+)"/.exec(body.messages.at(-1)!.content)?.[1]}]].` }));
+    mock.script((body: MockRequest['body']) => ({ text: `See [[${/<page slug="([^"]+)"/.exec(textOf(body.messages.at(-1)!.content))?.[1]}]].` }));
     const requestId = 'loop-after-ingest';
     const done = new Promise<Extract<HostToWebview, { type: 'turnDone' }>>((resolve) => {
       const subscription = chat.onDidPost((m) => m.type === 'turnDone' && m.requestId === requestId && (subscription.dispose(), resolve(m)));
