@@ -1,8 +1,8 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { stemmer } from 'stemmer';
 import type { PageStatus, WikiPage } from '../model';
 import { isStrongMatch, termWeights } from './confidence';
 import { isStarterPage } from './starterPages';
+import { stem } from './stem';
 import { expansions } from './synonyms';
 
 /** A page found for a question, with the passage that matched best. */
@@ -57,7 +57,7 @@ function isSearchWord(word: string): boolean {
 
 /** What the index stores for a word: its stem, so "retries", "retrying" and "retry" meet. */
 function processTerm(term: string): string | null {
-  return isSearchWord(term) ? stemmer(term) : null;
+  return isSearchWord(term) ? stem(term) : null;
 }
 
 /** Search words of a question (lower-cased, stop words dropped, not stemmed: callers compare them with `tokenize` output). */
@@ -143,10 +143,10 @@ export class WikiRetriever {
   search(query: string, limit = 5, options: { passages?: boolean; exact?: boolean } = {}): RetrievedPage[] {
     const terms = queryTerms(query);
     if (!terms.length) return [];
-    const stems = [...new Set(terms.map(stemmer))];
+    const stems = [...new Set(terms.map(stem))];
     // Exact searches come from documents, not people: they have their own words already.
     const related = options.exact ? new Map<string, string>() : expansions(stems);
-    const relatedStems = new Map([...related].map(([word, source]) => [stemmer(word), source]));
+    const relatedStems = new Map([...related].map(([word, source]) => [stem(word), source]));
     const results = this.index.search([...terms, ...related.keys()].join(' '), {
       ...(options.exact ? { prefix: false, fuzzy: false } : {}),
       boostTerm: (stem) => (relatedStems.has(stem) ? SYNONYM_WEIGHT : 1),
@@ -196,12 +196,12 @@ function sameContent(a: WikiPage, b: WikiPage): boolean {
 
 /** The paragraph (or fenced block) of a body that contains the most query terms, compared by stem as the index does. */
 export function bestPassage(body: string, terms: readonly string[]): string {
-  const stems = [...new Set(terms.map(stemmer))];
+  const stems = [...new Set(terms.map(stem))];
   let best = '';
   let bestScore = -1;
   for (const block of blocksOf(body)) {
     if (!block.includes('\n') && /^#+\s/.test(block)) continue; // a lone heading says little
-    const words = [...new Set(tokenize(block).map(stemmer))];
+    const words = [...new Set(tokenize(block).map(stem))];
     const score = stems.filter((stem) => words.some((word) => word.startsWith(stem))).length;
     if (score > bestScore) [best, bestScore] = [block, score];
   }

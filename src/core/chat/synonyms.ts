@@ -1,4 +1,4 @@
-import { stemmer } from 'stemmer';
+import { stem } from './stem';
 
 /**
  * Words a newcomer uses for what a wiki names differently ("log in" for sign-in, "company" for
@@ -29,14 +29,14 @@ const GROUPS = [
 
 const RELATED = new Map<string, string[]>();
 for (const group of GROUPS) {
-  for (const word of group) RELATED.set(stemmer(word), group.filter((other) => stemmer(other) !== stemmer(word)));
+  for (const word of group) RELATED.set(stem(word), group.filter((other) => stem(other) !== stem(word)));
 }
 
 /** Words to search besides the query's own, each with the stem of the query word it stands for. */
 export function expansions(stems: readonly string[]): Map<string, string> {
   const added = new Map<string, string>();
-  for (const stem of stems) {
-    for (const word of RELATED.get(stem) ?? []) if (!stems.includes(stemmer(word)) && !added.has(word)) added.set(word, stem);
+  for (const queryStem of stems) {
+    for (const word of RELATED.get(queryStem) ?? []) if (!stems.includes(stem(word)) && !added.has(word)) added.set(word, queryStem);
   }
   return added;
 }
