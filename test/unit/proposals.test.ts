@@ -172,6 +172,9 @@ describe('proposals: agents propose, people decide', function () {
     assert.deepEqual(fs.readdirSync(proposalsDir), []);
     assert.deepEqual(pagesNow(), pagesBefore);
     await assert.rejects(rejectProposal(box.core.proposals, proposal.id), /no pending proposal/);
+    const usage = captured();
+    assert.equal(await proposalsCommand(box.core, ['accept'], 'text', usage.io), 2);
+    assert.match(usage.err.join('\n'), /Usage: repo-wiki proposals list/);
   });
 
   it('reports a corrupt proposal file and lists the rest', async () => {
