@@ -1,13 +1,14 @@
 import type { DriftEngine } from '../core/drift/driftEngine';
 import type { SourceSymbol } from '../core/drift/symbols';
 import type { WikiPage } from '../core/model';
+import { ProposalStore, type ProposalContext } from '../core/proposals';
 import { createWikiTools, type WikiTool } from '../core/tools';
 import type { Wiki } from '../core/wiki';
 import { createDriftEngine } from './drift/driftCore';
 import type { WorkspaceFiles } from './files/workspaceFiles';
 import { RipgrepSearch } from './search/ripgrep';
 import { CachingSymbolParser, TsSymbolParser } from './typescript/tsSymbolParser';
-import { openWorkspace } from './workspace';
+import { openWorkspace, systemClock } from './workspace';
 import type { WorkspaceSearch } from './workspaceSearch';
 
 /** The core of one workspace folder: the wiki, its drift engine and the read-only tools over them. */
@@ -22,6 +23,8 @@ export interface WorkspaceCore {
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
   /** The wiki's pages; the same array while no page changed, so retrieval indexes are reused. */
   pages(): Promise<readonly WikiPage[]>;
+  /** Pending agent proposals and what reviewing them needs (the drift engine resolves their citations). */
+  readonly proposals: ProposalContext;
   /** The six tools; `ages` tags pages with their age from git where the front end knows it. */
   tools(options?: { ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>> }): WikiTool[];
 }
@@ -47,6 +50,7 @@ export function openWorkspaceCore(root: string, options: { parser?: CachingSymbo
   const codeSearch = new RipgrepSearch(root, { rgPath: options.rgPath });
   return {
     root: wiki.root, wiki, files, drift: engine, symbolSearch: search, parser, symbolsOf, pages,
+    proposals: { wiki, store: new ProposalStore(wiki.dir, files), resolver: engine, clock: systemClock },
     tools: (toolOptions = {}) => createWikiTools({ wiki, pages, ...(toolOptions.ages ? { ages: toolOptions.ages } : {}), drift: engine, files, symbolsOf, search: codeSearch }),
   };
 }

@@ -39,6 +39,8 @@ export interface FileSystem {
   /** Entry names (not paths) of a folder. */
   readdir(path: string, options?: Scope): Promise<string[]>;
   mkdir(path: string, options?: Scope): Promise<void>;
+  /** Deletes the file entry at `path` (a link itself, never what it points to); false when there was none. */
+  remove(path: string, options?: Scope): Promise<boolean>;
   /** Throws the refusal a write to `path` would meet (a link, a special file, a folder leading out); writes nothing. */
   assertWritable(path: string, options?: Scope): Promise<void>;
   /**

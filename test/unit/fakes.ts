@@ -95,6 +95,13 @@ export class MemoryFileSystem implements FileSystem {
     this.addDir(dir);
   }
 
+  async remove(file: string): Promise<boolean> {
+    const refusal = this.refused.get(file) ?? this.refused.get(path.dirname(file));
+    if (refusal) throw refusal;
+    if (this.failWrites) throw this.failWrites;
+    return this.files.delete(file);
+  }
+
   private addDir(dir: string): void {
     for (let current = dir; !this.dirs.has(current); current = path.dirname(current)) this.dirs.add(current);
   }

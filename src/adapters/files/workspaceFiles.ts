@@ -218,8 +218,30 @@ export class WorkspaceFiles implements FileSystem {
     }
   }
 
+  async remove(file: string, options: Scope = {}): Promise<boolean> {
+    const { target, stat, shown } = await this.entry(file, options);
+    if (!stat) return false;
+    // Unlinking removes the entry itself: a link goes, what it points to stays.
+    if (stat.isDirectory()) throw notRegular(shown, stat);
+    try {
+      await fs.promises.unlink(target);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw writeError(shown, error);
+    }
+  }
+
   /** Where a write to `file` lands: its folder resolved and inside the scope; never a link or a special file. */
   private async writeTarget(file: string, options: Scope): Promise<string> {
+    const { target, stat, shown } = await this.entry(file, options);
+    if (stat?.isSymbolicLink()) throw symlinkTarget(shown);
+    if (stat && !stat.isFile()) throw notRegular(shown, stat);
+    return target;
+  }
+
+  /** The entry `file` names, with its folder resolved and inside the scope, and what is there now (not following a link). */
+  private async entry(file: string, options: Scope): Promise<{ target: string; stat?: fs.Stats; shown: string }> {
     const scope = await this.scope(options.within);
     const shown = this.shown(file);
     this.assertLexicallyInside(file, scope);
@@ -233,10 +255,7 @@ export class WorkspaceFiles implements FileSystem {
     } catch (error) {
       throw writeError(shown, error);
     }
-    const target = path.join(dir, path.basename(file));
-    if (stat?.isSymbolicLink()) throw symlinkTarget(shown);
-    if (stat && !stat.isFile()) throw notRegular(shown, stat);
-    return target;
+    return { target: path.join(dir, path.basename(file)), stat, shown };
   }
 
   private assertReadable(stat: fs.Stats, file: string, maxBytes: number, truncate: boolean): void {

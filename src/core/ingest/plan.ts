@@ -71,6 +71,11 @@ export function parsePlan(reply: string): { plan: Plan } | { problems: PlanProbl
   } catch (error) {
     return { problems: [{ path: '$', message: `The reply is not valid JSON: ${(error as Error).message}` }] };
   }
+  return readPlan(data);
+}
+
+/** Checks a plan's shape strictly, wherever it came from: a model reply, or an agent's proposal. */
+export function readPlan(data: unknown): { plan: Plan } | { problems: PlanProblem[] } {
   const problems: PlanProblem[] = [];
   if (!isRecord(data)) return { problems: [{ path: '$', message: 'The reply must be a JSON object.' }] };
   unknownKeys(data, new Set(['pages', 'corroborate', 'links']), '$', problems);

@@ -8,6 +8,7 @@ import { searchWikiTool } from './searchWiki';
 import type { WikiTool } from './tool';
 
 export type { ToolDependencies } from './dependencies';
+export { proposePageChangeTool } from './proposePageChange';
 export { CodeSearchError, type CodeMatch, type CodeSearch, type GrepOptions, type GrepResult } from './codeSearch';
 export type { ToolInputSchema, ToolName, ToolResult, WikiTool } from './tool';
 

@@ -1,9 +1,10 @@
 /**
  * One definition per tool, served unchanged to the Anthropic `tools` parameter, VS Code language
- * model tools and MCP. Tools only read. A bad or refused input is an error result, never a throw.
+ * model tools and MCP. Tools only read, but for propose_page_change, which stores a proposal for a
+ * person to review. A bad or refused input is an error result, never a throw.
  */
 
-export type ToolName = 'search_wiki' | 'read_page' | 'read_code' | 'find_symbol' | 'grep_code' | 'check_drift';
+export type ToolName = 'search_wiki' | 'read_page' | 'read_code' | 'find_symbol' | 'grep_code' | 'check_drift' | 'propose_page_change';
 
 /** A JSON Schema (draft 2020-12) object describing a tool's input. */
 export interface ToolInputSchema {
