@@ -13,12 +13,14 @@ import { pagesFeature } from './vscode/pages/pagesTree';
 import { scmFeature } from './vscode/scm/wikiSourceControl';
 import { Models } from './vscode/models/models';
 import { PageAges } from './vscode/pageAges';
+import { proposalsFeature } from './vscode/proposals/proposalsFeature';
+import { WikiProposals } from './vscode/proposals/wikiProposals';
 import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
 import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */
@@ -44,7 +46,9 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   const models = new Models(context.secrets);
   const shared = { wikis, snapshots, output, ages, models, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
   const tools = new WorkspaceTools(shared);
-  const services: Services = { ...shared, tools: (wiki) => tools.of(wiki) };
+  const proposals = new WikiProposals(shared);
+  const services: Services = { ...shared, proposals, tools: (wiki) => tools.of(wiki) };
+  context.subscriptions.push(proposals);
   context.subscriptions.push(output, wikis, snapshots, ages, models);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
   return { services, hooks, activationMs: performance.now() - started };

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { DriftClient } from '../adapters/drift/driftClient';
 import type { WikiTool } from '../core/tools';
 import type { Models } from './models/models';
+import type { WikiProposals } from './proposals/wikiProposals';
 import type { Wiki } from '../core/wiki';
 import type { PageAges } from './pageAges';
 import type { WikiSnapshots } from './wikiSnapshots';
@@ -20,6 +21,8 @@ export interface Services {
   readonly templateDir: string;
   /** The drift worker (TypeScript parsing off the main thread), started on first use. */
   driftWorker(): Promise<DriftClient>;
+  /** Page changes agents proposed, waiting for a person's review. */
+  readonly proposals: WikiProposals;
   /** The read-only tools over a wiki and its code (search, read, drift), shared by every feature that offers them to a model. */
   tools(wiki: Wiki): readonly WikiTool[];
 }

@@ -12,7 +12,7 @@ import type { Services } from './services';
 export class WorkspaceTools {
   private readonly built = new Map<string, readonly WikiTool[]>();
 
-  constructor(private readonly services: Omit<Services, 'tools'>) {}
+  constructor(private readonly services: Omit<Services, 'tools' | 'proposals'>) {}
 
   of(wiki: Wiki): readonly WikiTool[] {
     let tools = this.built.get(wiki.root);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createWikiTools } from '../../src/core/tools';
+import { proposePageChangeTool } from '../../src/core/tools/proposePageChange';
 
 interface DeclaredTool { name: string; modelDescription: string; inputSchema: unknown; toolReferenceName: string; tags: string[] }
 
@@ -9,9 +10,9 @@ describe('the language model tools package.json declares', () => {
   const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools: DeclaredTool[] } };
   const declared = manifest.contributes.languageModelTools;
   // The definitions' metadata needs no ports: only running a tool does.
-  const tools = createWikiTools({} as never);
+  const tools = [...createWikiTools({} as never), proposePageChangeTool({} as never, 'vscode:agent')];
 
-  it('are the tool layer\'s tools, with the same names, model descriptions and input schemas', () => {
+  it('are the tool layer\'s six tools and propose_page_change, with the same names, model descriptions and input schemas', () => {
     assert.deepEqual(declared.map((tool) => tool.name), tools.map((tool) => tool.name));
     for (const tool of tools) {
       const entry = declared.find((candidate) => candidate.name === tool.name)!;

@@ -39,8 +39,13 @@ function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
-/** Registers every tool package.json declares, so the declaration and the registration cannot part ways. */
+/**
+ * Registers every read-only tool package.json declares, so the declaration and the registration
+ * cannot part ways. (propose_page_change is registered by the proposals feature.)
+ */
 export function registerLanguageModelTools(context: vscode.ExtensionContext, services: Services): void {
-  const declared = (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string }[] } }).contributes?.languageModelTools ?? [];
-  for (const { name } of declared) context.subscriptions.push(vscode.lm.registerTool(name, new WikiLanguageModelTool(services, name)));
+  const declared = (context.extension.packageJSON as { contributes?: { languageModelTools?: { name: string; tags?: string[] }[] } }).contributes?.languageModelTools ?? [];
+  for (const { name, tags } of declared) {
+    if (tags?.includes('read-only')) context.subscriptions.push(vscode.lm.registerTool(name, new WikiLanguageModelTool(services, name)));
+  }
 }

@@ -47,7 +47,7 @@ export function registerPlanReview(context: vscode.ExtensionContext): void {
 }
 
 /** Resolves citations through the drift worker, so plans are checked by the same engine as drift. */
-export function driftResolver(services: Services, wiki: Wiki): CitationResolver {
+export function driftResolver(services: Pick<Services, 'driftWorker'>, wiki: Wiki): CitationResolver {
   return {
     async currentAnchor(citation) {
       const client = await services.driftWorker();
@@ -73,35 +73,48 @@ export async function reviewAndApply(
     void vscode.window.showInformationMessage(`${options.title}: nothing to change in the wiki.${why}`);
     return applied;
   }
-  const uris = prepared.changes.map((change) => proposed.register(change));
+  const slugs = await chooseChanges(wiki, prepared.changes, options.title);
+  if (!slugs?.length) {
+    void vscode.window.showInformationMessage(`${options.title}: rejected; nothing was written.`);
+    services.output.info(`${options.title}: the plan was rejected in review; nothing was written.`);
+    return undefined;
+  }
+  const accepted = keepChanges(prepared.changes, new Set(slugs));
+  const applied = await applyChanges(wiki, accepted, { ...options.log, rejected: prepared.changes.filter((c) => !slugs.includes(c.slug)).map((c) => c.slug) });
+  reportApplied(services, wiki, options.title, applied, accepted);
+  return applied;
+}
+
+/**
+ * Shows each proposed page in the diff editor beside a review list, and returns the slugs the
+ * user kept (undefined when they rejected or dismissed the review). Writes nothing.
+ */
+export async function chooseChanges(wiki: Wiki, changes: readonly PageChange[], title: string): Promise<string[] | undefined> {
+  const uris = changes.map((change) => proposed.register(change));
   try {
-    const show = (change: PageChange, preserveFocus = true) => showDiff(wiki, change, uris[prepared.changes.indexOf(change)], preserveFocus);
-    await show(prepared.changes[0]);
-    const slugs = await chooser(prepared.changes, options.title, show);
-    if (!slugs?.length) {
-      void vscode.window.showInformationMessage(`${options.title}: rejected; nothing was written.`);
-      services.output.info(`${options.title}: the plan was rejected in review; nothing was written.`);
-      return undefined;
-    }
-    const accepted = keepChanges(prepared.changes, new Set(slugs));
-    const applied = await applyChanges(wiki, accepted, { ...options.log, rejected: prepared.changes.filter((c) => !slugs.includes(c.slug)).map((c) => c.slug) });
-    const parts = [
-      applied.created.length && `${applied.created.length} created`,
-      applied.updated.length && `${applied.updated.length} updated`,
-      applied.corroborated.length && `${applied.corroborated.length} corroborated`,
-      applied.linked.length && `${applied.linked.length} linked`,
-    ].filter(Boolean);
-    services.output.info(`${options.title}: ${parts.join(', ')} (${accepted.map((c) => c.slug).join(', ')}).`);
-    const first = applied.created[0] ?? applied.updated[0];
-    void vscode.window.showInformationMessage(`${options.title}: ${parts.join(', ')}.`, ...(first ? ['Open Page'] : []))
-      .then((choice) => {
-        if (choice && first) void vscode.window.showTextDocument(vscode.Uri.file(wiki.pagePath(first)));
-      });
-    return applied;
+    const show = (change: PageChange, preserveFocus = true) => showDiff(wiki, change, uris[changes.indexOf(change)], preserveFocus);
+    await show(changes[0]);
+    return await chooser(changes, title, show);
   } finally {
     await closePreviews();
     proposed.forget(uris.flatMap((pair) => [pair.before, pair.after]));
   }
+}
+
+/** Says what a review wrote, in the output and a notification that opens the first page. */
+export function reportApplied(services: Services, wiki: Wiki, title: string, applied: AppliedChanges, accepted: readonly PageChange[]): void {
+  const parts = [
+    applied.created.length && `${applied.created.length} created`,
+    applied.updated.length && `${applied.updated.length} updated`,
+    applied.corroborated.length && `${applied.corroborated.length} corroborated`,
+    applied.linked.length && `${applied.linked.length} linked`,
+  ].filter(Boolean);
+  services.output.info(`${title}: ${parts.join(', ')} (${accepted.map((c) => c.slug).join(', ')}).`);
+  const first = applied.created[0] ?? applied.updated[0];
+  void vscode.window.showInformationMessage(`${title}: ${parts.join(', ')}.`, ...(first ? ['Open Page'] : []))
+    .then((choice) => {
+      if (choice && first) void vscode.window.showTextDocument(vscode.Uri.file(wiki.pagePath(first)));
+    });
 }
 
 /** Closes the diff tabs the review opened: once the plan is applied or rejected they show nothing real. */

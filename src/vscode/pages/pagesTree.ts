@@ -1,12 +1,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOPICS, type IndexEntry, type Topic } from '../../core/model';
+import type { Proposal } from '../../core/proposals';
 import type { Wiki } from '../../core/wiki';
 import { topicLabel } from '../../core/wikiIndex';
 import type { Services } from '../services';
 
 type Node =
   | { kind: 'folder'; wiki: Wiki }
+  | { kind: 'proposals'; wiki: Wiki; proposals: Proposal[] }
+  | { kind: 'proposal'; wiki: Wiki; proposal: Proposal }
   | { kind: 'topic'; wiki: Wiki; topic: Topic; count: number }
   | { kind: 'page'; wiki: Wiki; entry: IndexEntry; age?: string };
 
@@ -28,6 +31,7 @@ export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
       return wikis.map((wiki) => ({ kind: 'folder', wiki }));
     }
     if (node.kind === 'folder') return this.topics(node.wiki);
+    if (node.kind === 'proposals') return node.proposals.map((proposal) => ({ kind: 'proposal', wiki: node.wiki, proposal }));
     if (node.kind === 'topic') {
       const { index, pages } = await this.services.snapshots.get(node.wiki);
       const ages = await this.services.ages.tags(node.wiki, pages);
@@ -39,10 +43,12 @@ export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
     return [];
   }
 
+  /** The topics of a wiki, after "N proposals to review" when agents proposed changes. */
   private async topics(wiki: Wiki): Promise<Node[]> {
-    const { index } = await this.services.snapshots.get(wiki);
-    return TOPICS.map((topic) => ({ kind: 'topic' as const, wiki, topic, count: index.pages.filter((p) => p.topic === topic).length }))
+    const [{ index }, { proposals }] = await Promise.all([this.services.snapshots.get(wiki), this.services.proposals.list(wiki)]);
+    const topics: Node[] = TOPICS.map((topic) => ({ kind: 'topic' as const, wiki, topic, count: index.pages.filter((p) => p.topic === topic).length }))
       .filter((node) => node.count > 0);
+    return proposals.length ? [{ kind: 'proposals', wiki, proposals }, ...topics] : topics;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -51,6 +57,29 @@ export class PagesTreeProvider implements vscode.TreeDataProvider<Node> {
       item.iconPath = new vscode.ThemeIcon('root-folder');
       item.tooltip = node.wiki.root;
       item.contextValue = 'repoWiki.folder';
+      return item;
+    }
+    if (node.kind === 'proposals') {
+      const count = node.proposals.length;
+      const item = new vscode.TreeItem(`${count} proposal${count === 1 ? '' : 's'} to review`, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `${node.wiki.root}#proposals`;
+      item.iconPath = new vscode.ThemeIcon('git-pull-request', new vscode.ThemeColor('notificationsInfoIcon.foreground'));
+      item.tooltip = 'Page changes agents proposed. Nothing is in the wiki until you accept a proposal.';
+      item.contextValue = 'repoWiki.proposals';
+      return item;
+    }
+    if (node.kind === 'proposal') {
+      const { proposal } = node;
+      const item = new vscode.TreeItem(proposal.page.title, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.wiki.root}#proposal#${proposal.id}`;
+      item.description = `${proposal.page.slug} · ${proposal.agent}`;
+      item.iconPath = new vscode.ThemeIcon('git-pull-request-draft');
+      // Proposal text comes from an agent: plain text only.
+      const tooltip = new vscode.MarkdownString();
+      tooltip.appendText(`${proposal.agent} proposes [[${proposal.page.slug}]] (${proposal.created.slice(0, 16).replace('T', ' ')})\n\n${proposal.reason}`);
+      item.tooltip = tooltip;
+      item.contextValue = 'repoWiki.proposal';
+      item.command = { command: 'repoWiki.reviewProposal', title: 'Review proposal', arguments: [{ wiki: node.wiki, proposal }] };
       return item;
     }
     if (node.kind === 'topic') {
@@ -108,6 +137,7 @@ export const pagesFeature = {
         provider.refresh();
       }),
       services.ages.onDidChange(() => provider.refresh()),
+      services.proposals.onDidChange(() => provider.refresh()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => provider.refresh()),
       vscode.commands.registerCommand('repoWiki.refreshPages', async () => {
         await services.snapshots.reloadAll();

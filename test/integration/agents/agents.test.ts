@@ -70,7 +70,7 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
 
   it('registers the six tools as language model tools, and each answers through vscode.lm.invokeTool', async () => {
     const ours = vscode.lm.tools.filter((tool) => tool.tags.includes('repo-wiki')).map((tool) => tool.name).sort();
-    assert.deepEqual(ours, [...TOOL_NAMES].sort());
+    assert.deepEqual(ours, [...TOOL_NAMES, 'propose_page_change'].sort());
     const inputs: Record<string, object> = {
       search_wiki: { query: 'errors become responses' }, read_page: { slug: 'request-pipeline' }, read_code: { citation: 'src/errors.ts:toErrorResponse' },
       find_symbol: { name: 'Router' }, grep_code: { pattern: 'HttpError' }, check_drift: { slug: 'errors-become-responses-at-the-edge' },

@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { systemClock } from '../../adapters/workspace';
+import { ProposalStore, type ProposalContext, type ProposalList } from '../../core/proposals';
+import type { Wiki } from '../../core/wiki';
+import { WIKI_DIR } from '../../core/wiki';
+import { driftResolver } from '../ingest/planReview';
+import type { Services } from '../services';
+
+/**
+ * The pending page proposals agents made (over MCP or as VS Code tools), per wiki. They live in
+ * git-ignored local state (`.wiki/.cache/proposals/`), which the wiki's own watcher ignores, so
+ * they have a watcher of their own.
+ */
+export class WikiProposals implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly watcher = vscode.workspace.createFileSystemWatcher(`**/${WIKI_DIR}/.cache/proposals/*.json`);
+  private readonly contexts = new Map<string, ProposalContext>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly services: Omit<Services, 'tools' | 'proposals'>) {
+    for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) event(() => this.changed.fire());
+  }
+
+  /** What proposing, reviewing and accepting read and write through, for one wiki. */
+  context(wiki: Wiki): ProposalContext {
+    let context = this.contexts.get(wiki.root);
+    if (!context) {
+      context = { wiki, store: new ProposalStore(wiki.dir, this.services.wikis.filesOf(wiki)), resolver: driftResolver(this.services, wiki), clock: systemClock };
+      this.contexts.set(wiki.root, context);
+    }
+    return context;
+  }
+
+  list(wiki: Wiki): Promise<ProposalList> {
+    return this.context(wiki).store.list();
+  }
+
+  /** Lets a command that just proposed, accepted or rejected refresh the view at once. */
+  notifyChanged(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    this.changed.dispose();
+  }
+}
