@@ -6,12 +6,13 @@
 // (paired runs, median ratio; goal ≤ 1.5×): rg's own time is their floor.
 // Needs `npx tsc -p tsconfig.test.json` (out/) first, and rg on the PATH.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { ms, stats, verdict } from '../lib.mjs';
 import { makeRealCorpus, rng } from '../drift/corpus.mjs';
+import { WORDS, writeCitingWiki } from './wiki.mjs';
 
 const require = createRequire(import.meta.url);
 const { openWorkspace } = require('../../out/src/adapters/workspace.js');
@@ -24,7 +25,6 @@ const RUNS = 60;
 const GREP_RUNS = 21;
 const GOALS = { p95: 20, grepRatio: 1.5 };
 const GREP_PATTERNS = ['Effect\\.gen', 'export const (map|flatMap)\\b', 'dual\\(', 'TODO|FIXME'];
-const WORDS = ['fiber', 'scope', 'layer', 'stream', 'schedule', 'retry', 'queue', 'context', 'runtime', 'cause', 'exit', 'option', 'either', 'metric', 'tracer'];
 
 const rgPath = findRipgrep();
 if (!rgPath) {
@@ -32,39 +32,6 @@ if (!rgPath) {
   process.exit(1);
 }
 const root = mkdtempSync(join(tmpdir(), 'repo-wiki-tools-bench-'));
-
-/** 2,000 pages, each citing three real declarations of the corpus, with prose drawn from a seeded word list. */
-function writeWiki(corpus, parser) {
-  const random = rng(20261123);
-  const symbols = [];
-  for (const file of corpus.files) {
-    if (symbols.length >= PAGES * 3) break;
-    const text = readFileSync(join(root, file), 'utf8');
-    for (const name of parser.parse(file, text).symbols.keys()) if (name !== 'default') symbols.push(`${file}:${name}`);
-  }
-  mkdirSync(join(root, '.wiki', 'pages'), { recursive: true });
-  for (let i = 0; i < PAGES; i++) {
-    const topic = [random.pick(WORDS), random.pick(WORDS)];
-    const cited = [0, 1, 2].map(() => random.pick(symbols));
-    const prose = Array.from({ length: 6 }, () => `The ${topic[0]} of a ${topic[1]} ${random.pick(['runs', 'waits', 'retries', 'closes'])} when its ${random.pick(WORDS)} ends.`).join(' ');
-    writeFileSync(join(root, '.wiki', 'pages', `page-${i}.md`), `---
-title: ${topic[0]} and ${topic[1]} ${i}
-topic: architecture
-summary: How the ${topic[0]} meets the ${topic[1]}, part ${i}.
-status: active
-tags: [${topic.join(', ')}]
-created: 2026-11-01
-updated: 2026-11-22
----
-# ${topic[0]} and ${topic[1]} ${i}
-
-${prose}
-
-See ${cited.map((c) => `\`${c}\``).join(', ')}.
-`);
-  }
-  return symbols;
-}
 
 async function timed(fn) {
   const t = performance.now();
@@ -86,7 +53,7 @@ try {
   const corpus = makeRealCorpus(root);
   const { wiki, files } = openWorkspace(root, { syncReads: true });
   const { engine, parser } = createDriftEngine(root, files);
-  const symbols = writeWiki(corpus, parser);
+  const symbols = writeCitingWiki(root, corpus, parser, PAGES);
   const pages = await wiki.loadPages();
   const tools = Object.fromEntries(createWikiTools({
     wiki,

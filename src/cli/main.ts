@@ -31,6 +31,8 @@ Commands:
                   the merge driver itself (git runs it); exits 1 on a conflict
   ingest PATH...  the librarian folds files (or the files under folders) into pages; prints
                   the plan, then writes it after a yes on a terminal, or with --yes
+  mcp             serve the wiki to agents over stdio (Model Context Protocol): the
+                  read-only tools, and the pages, index and schema as resources
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
@@ -103,7 +105,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
   const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root);
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'hook install', 'merge-driver install'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'hook install', 'merge-driver install'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -130,6 +132,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
       const options = { model: String(values.model), yes: values.yes === true, dryRun: values['dry-run'] === true, json: format === 'json' };
       return await ingestCommand(await core(), positionals.slice(1), options, io, cwd);
     }
+    if (command === 'mcp') return await (await import('./mcp')).mcpCommand(await core(), io.err);
     if (command === 'query') return await query(await core(), positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     if (command === 'lint') {
       const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;

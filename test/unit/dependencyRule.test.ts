@@ -2,16 +2,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// shared ← core ← adapters ← vscode ← extension.ts; webview: shared only; cli: core and adapters.
+// shared ← core ← adapters ← vscode ← extension.ts; webview: shared only; mcp: core and adapters; cli: those and mcp.
 const ALLOWED: Record<string, string[]> = {
   shared: ['shared'],
   core: ['shared', 'core'],
   adapters: ['shared', 'core', 'adapters'],
   vscode: ['shared', 'core', 'adapters', 'vscode'],
   webview: ['shared', 'webview'],
-  cli: ['shared', 'core', 'adapters', 'cli'],
+  cli: ['shared', 'core', 'adapters', 'mcp', 'cli'],
+  mcp: ['shared', 'core', 'adapters', 'mcp'],
 };
-const NO_VSCODE = ['shared', 'core', 'adapters', 'webview', 'cli'];
+const NO_VSCODE = ['shared', 'core', 'adapters', 'webview', 'mcp', 'cli'];
 const SRC = path.resolve(__dirname, '../../../src');
 
 function sourceFiles(dir: string): string[] {
