@@ -32,7 +32,11 @@ Commands:
   ingest PATH...  the librarian folds files (or the files under folders) into pages; prints
                   the plan, then writes it after a yes on a terminal, or with --yes
   mcp             serve the wiki to agents over stdio (Model Context Protocol): the
-                  read-only tools, and the pages, index and schema as resources
+                  read-only tools, propose_page_change, and the pages, index and schema
+                  as resources
+  proposals list | show ID | accept ID | reject ID
+                  the page changes agents proposed, waiting for review; accept writes
+                  one as an ingest does, reject deletes it
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
@@ -92,7 +96,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     return values.help ? 0 : 2;
   }
   if (positionals[0] === 'index' && positionals[1] === 'merge') return mergeIndexCommand(positionals.slice(2), io, USAGE);
-  const command = positionals[0] === 'query' || positionals[0] === 'ingest' ? positionals[0] : positionals.join(' ');
+  const command = ['query', 'ingest', 'proposals'].includes(positionals[0]) ? positionals[0] : positionals.join(' ');
   const format = values.format as Format;
   const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
   if (!formats.includes(format)) {
@@ -105,7 +109,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
   const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root);
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'hook install', 'merge-driver install'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -133,6 +137,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
       return await ingestCommand(await core(), positionals.slice(1), options, io, cwd);
     }
     if (command === 'mcp') return await (await import('./mcp')).mcpCommand(await core(), io.err);
+    if (command === 'proposals') return await (await import('./proposals')).proposalsCommand(await core(), positionals.slice(1), format as 'text' | 'json', io);
     if (command === 'query') return await query(await core(), positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     if (command === 'lint') {
       const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;

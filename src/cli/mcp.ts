@@ -9,7 +9,7 @@ import { createWikiMcpServer } from '../mcp/wikiMcpServer';
  * protocol messages; the notice and any log line go to stderr through `log`.
  */
 export async function mcpCommand(core: WorkspaceCore, log: (line: string) => void): Promise<number> {
-  const server = createWikiMcpServer(core, { version: packageVersion() });
+  const server = createWikiMcpServer(core, { version: packageVersion(), proposals: true });
   const stdinClosed = new Promise<void>((resolve) => process.stdin.once('end', resolve));
   server.server.onerror = (error) => log(`repo-wiki mcp: ${error.message}`);
   await server.connect(new StdioServerTransport());

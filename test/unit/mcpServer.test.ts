@@ -6,13 +6,14 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { proposePageChangeTool } from '../../src/core/tools/proposePageChange';
 import { openWorkspaceCore } from '../../src/adapters/workspaceCore';
 import type { WikiTool } from '../../src/core/tools';
 import { CLI } from './cliProcess';
 
 const DEMO = path.resolve(__dirname, '../../../demo');
 const SECRET = 'TOPSECRET-4f1c';
-const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift'];
+const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'propose_page_change'];
 const PAGE_SLUGS = fs.readdirSync(path.join(DEMO, '.wiki/pages')).map((name) => name.replace(/\.md$/, '')).sort();
 
 /** A copy of demo/ with what a hostile branch could bring: a secret, links out of the workspace, a FIFO page. */
@@ -45,7 +46,8 @@ describe('repo-wiki mcp', function () {
 
   before(async () => {
     ({ ws, outside } = hostileDemoCopy());
-    tools = new Map(openWorkspaceCore(ws).tools().map((tool) => [tool.name, tool]));
+    const core = openWorkspaceCore(ws);
+    tools = new Map([...core.tools(), proposePageChangeTool(core.proposals, 'mcp:repo-wiki-test')].map((tool) => [tool.name, tool]));
     client = new Client({ name: 'repo-wiki-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', ws], stderr: 'ignore' }));
   });
@@ -80,6 +82,22 @@ describe('repo-wiki mcp', function () {
       assert.equal(served.isError, false, name);
       assert.equal(textOf(served), direct.text, name);
     }
+  });
+
+  it('stores a proposal from propose_page_change for review, named after the client, and writes no page', async () => {
+    const result = await client.callTool({ name: 'propose_page_change', arguments: {
+      slug: 'status-codes', title: 'Status codes', topic: 'patterns', summary: 'Where HTTP status codes come from.',
+      body: '# Status codes\n\nErrors carry their status; see `src/errors.ts:toErrorResponse`.\n', reason: 'Learned while fixing a 404.',
+    } });
+    assert.equal(result.isError, false, textOf(result));
+    const [file] = fs.readdirSync(path.join(ws, '.wiki', '.cache', 'proposals'));
+    const stored = JSON.parse(fs.readFileSync(path.join(ws, '.wiki', '.cache', 'proposals', file), 'utf8'));
+    assert.equal(stored.agent, 'mcp:repo-wiki-test');
+    assert.match(textOf(result), new RegExp(stored.id));
+    assert.equal(fs.existsSync(path.join(ws, '.wiki', 'pages', 'status-codes.md')), false, 'nothing is written to the wiki');
+    const refused = await client.callTool({ name: 'propose_page_change', arguments: { slug: 'x', title: 'X', topic: 'patterns', summary: 'X', body: 'See `src/nope.ts:Invented`.', reason: 'r' } });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /src\/nope\.ts/);
   });
 
   it('answers hostile and invalid input with error results that leak nothing', async () => {

@@ -5,6 +5,9 @@ import * as vscode from 'vscode';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import type { AgentHooks } from '../../../src/vscode/agents/agentsFeature';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
+import type { IngestHooks } from '../../../src/vscode/ingest/ingestFeature';
+import { PagesTreeProvider } from '../../../src/vscode/pages/pagesTree';
+import type { RepoWikiApi } from '../../../src/extension';
 import { activateExtension, workspaceRoot } from '../helpers';
 
 const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift'];
@@ -60,10 +63,11 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
   let root: string;
   let agents: AgentHooks;
   let chat: ChatHooks;
+  let api: RepoWikiApi;
 
   before(async () => {
     root = workspaceRoot();
-    const api = await activateExtension();
+    api = await activateExtension();
     agents = api.hooks.agents as AgentHooks;
     chat = api.hooks.chat as ChatHooks;
   });
@@ -181,5 +185,62 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
     assert.equal(await vscode.commands.executeCommand('repoWiki.addMcpServer'), undefined);
     assert.equal(fs.readFileSync(file, 'utf8'), '{ "servers": { broken', 'a file that does not parse is left as it is');
     fs.rmSync(file, { force: true });
+  });
+
+  it('a proposal from propose_page_change shows in the Pages view and is accepted through the diff review, logged with its agent', async () => {
+    const body = '# Status codes\n\nA thrown HttpError carries its status; `src/errors.ts:toErrorResponse` turns it into the response.\n';
+    const text = textOf(await vscode.lm.invokeTool('propose_page_change', {
+      input: { slug: 'status-codes', title: 'Status codes', topic: 'patterns', summary: 'Where HTTP status codes come from.', body, reason: 'Learned while fixing a 404.' },
+      toolInvocationToken: undefined,
+    }, noToken));
+    assert.doesNotMatch(text, /^Error:/, text);
+    assert.equal(fs.existsSync(path.join(root, '.wiki', 'pages', 'status-codes.md')), false, 'nothing is written before the review');
+    const tree = new PagesTreeProvider(api.services);
+    const [first] = await tree.getChildren();
+    assert.equal(tree.getTreeItem(first).label, '1 proposal to review');
+    const [proposalNode] = await tree.getChildren(first);
+    const item = tree.getTreeItem(proposalNode);
+    assert.equal(item.label, 'Status codes');
+    assert.equal(item.description, 'status-codes · vscode:agent');
+
+    const ingest = api.hooks.ingest as IngestHooks;
+    const reviewed: string[][] = [];
+    ingest.setChangeChooser(async (changes) => {
+      reviewed.push(changes.map((change) => `${change.kind} ${change.slug}`));
+      return changes.map((change) => change.slug);
+    });
+    try {
+      const result = await vscode.commands.executeCommand<{ accepted: boolean }>('repoWiki.reviewProposal', item.command!.arguments![0]);
+      assert.deepEqual(result, { accepted: true });
+    } finally {
+      ingest.setChangeChooser(undefined);
+    }
+    assert.deepEqual(reviewed, [['create status-codes']]);
+    assert.match(fs.readFileSync(path.join(root, '.wiki', 'pages', 'status-codes.md'), 'utf8'), /"src\/errors\.ts:toErrorResponse": "sig:/, 'citations are stamped');
+    const log = fs.readFileSync(path.join(root, '.wiki', 'log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual([log.at(-1).op, log.at(-1).agent, log.at(-1).pages], ['proposal', 'vscode:agent', ['status-codes']]);
+    assert.deepEqual(fs.readdirSync(path.join(root, '.wiki', '.cache', 'proposals')), [], 'the accepted proposal is gone');
+  });
+
+  it('a proposal made over MCP (the real server, the SDK client) shows in VS Code and can be rejected there', async () => {
+    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+    const cli = path.join(vscode.extensions.getExtension('repo-wiki.repo-wiki')!.extensionPath, 'dist', 'cli.js');
+    const client = new Client({ name: 'claude-code', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--workspace', root], stderr: 'ignore', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } as Record<string, string> }));
+    try {
+      const result = await client.callTool({ name: 'propose_page_change', arguments: {
+        slug: 'router-errors', title: 'Router errors', topic: 'gotchas', summary: 'The router throws 404 and 405.', body: 'See `src/router.ts:Router.handle`.\n', reason: 'Found while reading the router.',
+      } });
+      assert.equal(result.isError, false, JSON.stringify(result.content));
+    } finally {
+      await client.close();
+    }
+    const { proposals } = await api.services.proposals.list((await api.services.wikis.existing())[0]);
+    const proposal = proposals.find((candidate) => candidate.page.slug === 'router-errors');
+    assert.equal(proposal?.agent, 'mcp:claude-code');
+    assert.equal(await vscode.commands.executeCommand('repoWiki.rejectProposal', { root, id: proposal!.id, confirmed: true }), true);
+    assert.deepEqual((await api.services.proposals.list((await api.services.wikis.existing())[0])).proposals, []);
+    assert.equal(fs.existsSync(path.join(root, '.wiki', 'pages', 'router-errors.md')), false);
   });
 });
