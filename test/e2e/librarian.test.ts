@@ -89,6 +89,36 @@ describe('The librarian in a real VS Code workbench (installed from the .vsix)',
     await screenshot(page, 'ingest-applied');
   });
 
+  it('reviews a page an agent proposed over MCP: the Pages view lists it, the diff review shows it, Enter accepts it', async () => {
+    // An agent proposes through the real MCP server, as Claude Code would.
+    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+    const client = new Client({ name: 'claude-code', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'dist', 'cli.js'), 'mcp', '--workspace', workspace], stderr: 'ignore' }));
+    try {
+      const result = await client.callTool({ name: 'propose_page_change', arguments: {
+        slug: 'router-errors', title: 'Router errors', topic: 'gotchas', summary: 'The router throws 404 for an unknown path and 405 for a wrong method.',
+        body: '# Router errors\n\n`src/router.ts:Router.handle` throws a 404 when no route matches and a 405 when the method does not.\n\nSee [[request-pipeline]].\n',
+        reason: 'Learned while debugging a 405 on PUT /todos.',
+      } });
+      assert.equal(result.isError, false, JSON.stringify(result.content));
+    } finally {
+      await client.close();
+    }
+    const proposals = page.locator('.monaco-list-row', { hasText: /1 proposal to review/ });
+    await proposals.waitFor({ timeout: 30000 });
+    await page.locator('.monaco-list-row', { hasText: 'Router errors' }).first().click();
+    const review = page.locator('.quick-input-widget', { hasText: /Proposal from mcp:claude-code: review 1 proposed change/ });
+    await review.waitFor({ timeout: 30000 });
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30000 });
+    await screenshot(page, 'proposal-review');
+    await page.keyboard.press('Enter');
+    await page.locator('.notification-toast', { hasText: /Proposal from mcp:claude-code: 1 created/ }).waitFor({ timeout: 30000 });
+    assert.match(fs.readFileSync(path.join(workspace, '.wiki', 'pages', 'router-errors.md'), 'utf8'), /"src\/router\.ts:Router\.handle": "sig:/);
+    await proposals.waitFor({ state: 'detached', timeout: 30000 });
+    await screenshot(page, 'proposal-accepted');
+  });
+
   it('shows the librarian lint findings in the Problems panel, with the report', async () => {
     mock.script((body: { messages: { content: string }[] }) => ({
       text: JSON.stringify({
