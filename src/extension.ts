@@ -17,6 +17,7 @@ import { proposalsFeature } from './vscode/proposals/proposalsFeature';
 import { WikiProposals } from './vscode/proposals/wikiProposals';
 import type { Feature, Services } from './vscode/services';
 import { WikiSnapshots } from './vscode/wikiSnapshots';
+import { CitationIndex, DocumentSymbols } from './vscode/drift/citedBy';
 import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
@@ -47,8 +48,9 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   const shared = { wikis, snapshots, output, ages, models, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
   const tools = new WorkspaceTools(shared);
   const proposals = new WikiProposals(shared);
-  const services: Services = { ...shared, proposals, tools: (wiki) => tools.of(wiki) };
-  context.subscriptions.push(proposals);
+  const documentSymbols = new DocumentSymbols(shared);
+  const services: Services = { ...shared, proposals, citations: new CitationIndex(shared), documentSymbols, tools: (wiki) => tools.of(wiki) };
+  context.subscriptions.push(proposals, vscode.workspace.onDidCloseTextDocument((document) => documentSymbols.forget(document)));
   context.subscriptions.push(output, wikis, snapshots, ages, models);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
   return { services, hooks, activationMs: performance.now() - started };

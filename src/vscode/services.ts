@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { DriftClient } from '../adapters/drift/driftClient';
+import type { CitationIndex, DocumentSymbols } from './drift/citedBy';
 import type { WikiTool } from '../core/tools';
 import type { Models } from './models/models';
 import type { WikiProposals } from './proposals/wikiProposals';
@@ -21,6 +22,10 @@ export interface Services {
   readonly templateDir: string;
   /** The drift worker (TypeScript parsing off the main thread), started on first use. */
   driftWorker(): Promise<DriftClient>;
+  /** Which wiki pages cite which symbols, rebuilt when a wiki changes: for the cited-by lenses and Ask about selection. */
+  readonly citations: CitationIndex;
+  /** The declarations of open TS/JS documents, parsed in the drift worker and kept per document version. */
+  readonly documentSymbols: DocumentSymbols;
   /** Page changes agents proposed, waiting for a person's review. */
   readonly proposals: WikiProposals;
   /** The read-only tools over a wiki and its code (search, read, drift), shared by every feature that offers them to a model. */

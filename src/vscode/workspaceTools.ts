@@ -12,7 +12,7 @@ import type { Services } from './services';
 export class WorkspaceTools {
   private readonly built = new Map<string, readonly WikiTool[]>();
 
-  constructor(private readonly services: Omit<Services, 'tools' | 'proposals'>) {}
+  constructor(private readonly services: Pick<Services, 'wikis' | 'snapshots' | 'ages' | 'driftWorker'>) {}
 
   of(wiki: Wiki): readonly WikiTool[] {
     let tools = this.built.get(wiki.root);

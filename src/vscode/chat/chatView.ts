@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../shared/protocol';
-import { CitationIndex, DocumentSymbols } from '../drift/citedBy';
 import type { Services } from '../services';
 import { DEFAULT_SELECTION_QUESTION, selectionContext } from './askAboutSelection';
 import { ChatController } from './chatController';
@@ -103,8 +102,7 @@ export const chatFeature = {
     const chatController = () => (controller ??= new ChatController(services, stores, post));
     const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, chatController);
     const refresh = () => controller && void controller.postState().catch(() => undefined);
-    const citations = new CitationIndex(services);
-    const symbols = new DocumentSymbols(services);
+    const { citations, documentSymbols: symbols } = services;
 
     context.subscriptions.push(
       stores,
@@ -115,7 +113,6 @@ export const chatFeature = {
       keys.onDidChange(refresh),
       vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('repoWiki.llm') && refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(refresh),
-      vscode.workspace.onDidCloseTextDocument((document) => symbols.forget(document)),
       vscode.commands.registerCommand('repoWiki.setApiKey', async () => (await keys.promptAndStore()) && refresh()),
       vscode.commands.registerCommand('repoWiki.clearApiKey', async () => {
         await keys.clear();

@@ -15,7 +15,7 @@ export interface CitingPage {
 export class CitationIndex {
   private cache?: Promise<Map<string, Map<string, CitingPage[]>>>;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: Pick<Services, 'wikis' | 'snapshots'>) {
     services.snapshots.onDidUpdate(() => (this.cache = undefined));
   }
 
@@ -51,7 +51,7 @@ export class CitationIndex {
 export class DocumentSymbols {
   private readonly cache = new Map<string, { version: number; symbols: Promise<SourceSymbol[]> }>();
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Pick<Services, 'wikis' | 'driftWorker'>) {}
 
   of(document: vscode.TextDocument): Promise<SourceSymbol[]> {
     const cached = this.cache.get(document.uri.toString());
@@ -85,8 +85,7 @@ export async function pagesCiting(citations: CitationIndex, symbols: DocumentSym
 }
 
 export function registerCitedBy(services: Services): vscode.Disposable {
-  const citations = new CitationIndex(services);
-  const documentSymbols = new DocumentSymbols(services);
+  const { citations, documentSymbols } = services;
   const symbolsOf = (document: vscode.TextDocument) => documentSymbols.of(document);
   const selector: vscode.DocumentSelector = [
     { scheme: 'file', language: 'typescript' }, { scheme: 'file', language: 'typescriptreact' },
@@ -98,7 +97,6 @@ export function registerCitedBy(services: Services): vscode.Disposable {
   return vscode.Disposable.from(
     lensesChanged,
     services.snapshots.onDidUpdate(() => lensesChanged.fire()),
-    vscode.workspace.onDidCloseTextDocument((document) => documentSymbols.forget(document)),
     vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('repoWiki.drift.codeLens') && lensesChanged.fire()),
     vscode.commands.registerCommand('repoWiki.showCitingPages', async (pages: CitingPage[]) => {
       const picked = pages.length === 1 ? pages[0] : (await vscode.window.showQuickPick(pages.map((page) => ({ label: page.title, description: vscode.workspace.asRelativePath(page.uri), page })), { title: 'Wiki pages that cite this' }))?.page;

@@ -17,7 +17,7 @@ export class WikiProposals implements vscode.Disposable {
   private readonly contexts = new Map<string, ProposalContext>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly services: Omit<Services, 'tools' | 'proposals'>) {
+  constructor(private readonly services: Pick<Services, 'wikis' | 'driftWorker'>) {
     for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) event(() => this.changed.fire());
   }
 
