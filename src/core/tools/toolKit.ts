@@ -103,7 +103,9 @@ function describeIssue(issue: z.core.$ZodIssue, schema: ToolInputSchema, input: 
     return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')} (the fields are ${Object.keys(schema.properties).join(', ')})`;
   }
   if (!key) return `expected an object with the fields ${Object.keys(schema.properties).join(', ')}`;
-  const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : undefined;
+  // Our schemas' own messages all say "expected …"; anything else is zod's wording (its locale may
+  // be loaded by another module, e.g. the MCP SDK's zod), which the JSON schema says better.
+  const custom = issue.message?.startsWith('expected ') ? issue.message : undefined;
   const missing = isRecord(input) && input[key] === undefined;
   const expected = custom ?? expectation(schema.properties[key] as PropertySchema | undefined);
   return missing ? `${key}: required, ${expected}` : `${key}: ${expected}`;
