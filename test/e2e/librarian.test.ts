@@ -105,6 +105,14 @@ describe('The librarian in a real VS Code workbench (installed from the .vsix)',
     } finally {
       await client.close();
     }
+    // The Repo Wiki view, where the Pages tree lists what waits for review (the test before left the Explorer open).
+    const pagesHeader = page.locator('.pane-header', { hasText: /^Pages/i });
+    const icon = page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]');
+    for (let attempt = 1; !(await pagesHeader.isVisible()); attempt++) {
+      assert.ok(attempt <= 4, 'the Repo Wiki view did not open');
+      await icon.click();
+      await page.waitForTimeout(1000);
+    }
     const proposals = page.locator('.monaco-list-row', { hasText: /1 proposal to review/ });
     await proposals.waitFor({ timeout: 30000 });
     await page.locator('.monaco-list-row', { hasText: 'Router errors' }).first().click();
