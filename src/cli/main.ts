@@ -256,6 +256,7 @@ async function query(core: WorkspaceCore, question: string, format: Format, opti
   const answer = await queryWiki(core.wiki, question, {
     ...options,
     tools: core.tools({ ages: (pages) => pageAges(core.wiki, pages) }),
+    // A refused file (a link out, a FIFO) does not resolve: the citation is reported unverified.
     resolves: async (citation) => !!(await core.drift.locate(citation).catch(() => undefined)),
     onText: stream,
     // Steps go to stderr as they finish, so stdout holds the answer alone.

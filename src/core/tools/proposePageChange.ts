@@ -20,9 +20,10 @@ const input = z.strictObject({
 
 /**
  * The one tool that leads to a write: it stores a proposal for a person to review, and writes no
- * page. Front ends add it where writing proposals is allowed; `agent` names who proposes (`mcp:claude-code`).
+ * page. Front ends add it where writing proposals is allowed; `agent` names who proposes (`mcp:claude-code`),
+ * or says it when asked, for a front end that learns it later (an MCP client names itself on connecting).
  */
-export function proposePageChangeTool(context: ProposalContext, agent: string): WikiTool {
+export function proposePageChangeTool(context: ProposalContext, agent: string | (() => string)): WikiTool {
   return defineTool({
     name: 'propose_page_change',
     description:
@@ -33,7 +34,7 @@ export function proposePageChangeTool(context: ProposalContext, agent: string): 
     input,
     label: (raw) => `Proposed a change to the page ${field(raw, 'slug')}`,
     async run(proposed) {
-      const result = await proposePageChange(context, proposed, agent);
+      const result = await proposePageChange(context, proposed, typeof agent === 'string' ? agent : agent());
       if ('problems' in result) {
         const lines = result.problems.map((problem) => `- ${problem.path}: ${problem.message}`);
         return failure(`The proposal was not stored:\n${lines.join('\n')}\nFix these and propose again.`, `refused: ${plural(result.problems.length, 'problem')}`);

@@ -18,15 +18,7 @@ export class WikiLanguageModelTool implements vscode.LanguageModelTool<unknown> 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const tool = await this.tool();
     if (!tool) return textResult('Error: this workspace has no Repo Wiki yet (no .wiki/ folder). Run "Repo Wiki: Initialise wiki in this workspace" first.');
-    const controller = new AbortController();
-    const cancelled = token.onCancellationRequested(() => controller.abort());
-    try {
-      const result = await tool.run(options.input, controller.signal);
-      // No error flag in VS Code's tool results: the text says it, as it does for every other surface.
-      return textResult(result.ok ? result.text : `Error: ${result.text}`);
-    } finally {
-      cancelled.dispose();
-    }
+    return (await runCancellable(tool, options.input, token)).result;
   }
 
   private async tool(): Promise<WikiTool | undefined> {
@@ -35,7 +27,20 @@ export class WikiLanguageModelTool implements vscode.LanguageModelTool<unknown> 
   }
 }
 
-function textResult(text: string): vscode.LanguageModelToolResult {
+/** Runs a wiki tool for VS Code, cancelled with `token`; its result as a language model tool result. */
+export async function runCancellable(tool: WikiTool, input: unknown, token: vscode.CancellationToken): Promise<{ ok: boolean; result: vscode.LanguageModelToolResult }> {
+  const controller = new AbortController();
+  const cancelled = token.onCancellationRequested(() => controller.abort());
+  try {
+    const { ok, text } = await tool.run(input, controller.signal);
+    // No error flag in VS Code's tool results: the text says it, as it does for every other surface.
+    return { ok, result: textResult(ok ? text : `Error: ${text}`) };
+  } finally {
+    cancelled.dispose();
+  }
+}
+
+export function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 

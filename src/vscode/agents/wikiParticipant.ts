@@ -7,6 +7,7 @@ import { parseCitationText } from '../../core/drift/citations';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import { VsCodeLanguageModel } from '../models/vscodeLanguageModel';
+import { locateCitation } from '../drift/locateCitation';
 import type { Services } from '../services';
 
 export const PARTICIPANT_ID = 'repo-wiki.wiki';
@@ -41,7 +42,7 @@ export class WikiParticipant {
       chooseModel: async (): Promise<ModelChoice> => (vscode.workspace.isTrusted ? { model } : { offline: 'untrusted' }),
       settings: () => services.models.chatSettings(),
       tools: () => services.tools(wiki),
-      resolves: async (citation) => !!(await this.locate(wiki, citation)),
+      resolves: async (citation) => !!(await locateCitation(this.services, wiki, citation)),
     });
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
@@ -54,7 +55,7 @@ export class WikiParticipant {
       for (const page of answer.context.pages) stream.reference(vscode.Uri.file(wiki.pagePath(page.slug)));
       for (const citation of answer.read) {
         const parsed = parseCitationText(citation.replace(/#L.*$/, ''));
-        const found = parsed && (await this.locate(wiki, parsed));
+        const found = parsed && (await locateCitation(this.services, wiki, parsed));
         if (found) stream.reference(new vscode.Location(vscode.Uri.file(path.join(wiki.root, found.path)), new vscode.Position(found.line, 0)));
       }
       if (answer.context.unverified?.length) stream.markdown(`\n\n_Unverified citations (not read, and not found in the code): ${answer.context.unverified.join(', ')}_`);
@@ -112,14 +113,6 @@ export class WikiParticipant {
     return { metadata: { issues: issues.length, errors } };
   }
 
-  private async locate(wiki: Wiki, citation: { path: string; symbol?: string }): Promise<{ path: string; line: number } | undefined> {
-    try {
-      return (await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol })) ?? undefined;
-    } catch (error) {
-      this.services.output.debug(`@wiki: ${citation.path} does not resolve: ${(error as Error).message}`);
-      return undefined;
-    }
-  }
 }
 
 /** The earlier exchanges with @wiki in this chat, as question and answer text. */

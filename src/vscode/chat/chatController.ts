@@ -11,6 +11,7 @@ import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, StepView, TurnView, WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
+import { locateCitation } from '../drift/locateCitation';
 import { ensureTrusted, showError } from '../userErrors';
 import type { ConversationStoreHost } from './conversationStoreHost';
 
@@ -237,18 +238,6 @@ export class ChatController implements vscode.Disposable {
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(wiki.root, found.path)), { selection: new vscode.Range(position, position), preview: true });
   }
 
-  /** Whether a citation in an answer resolves to code now; a refused file (a link out, a FIFO) does not. */
-  private async resolves(citation: { path: string; symbol?: string }): Promise<boolean> {
-    const wiki = await this.wiki();
-    if (!wiki) return false;
-    try {
-      return !!(await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol }));
-    } catch (error) {
-      this.services.output.debug(`Citation ${citation.path}${citation.symbol ? `:${citation.symbol}` : ''} does not resolve: ${(error as Error).message}`);
-      return false;
-    }
-  }
-
   /** The wiki chat answers from: the active editor's, else the first one that exists. */
   private wiki(): Promise<Wiki | undefined> {
     return this.services.wikis.preferred();
@@ -272,7 +261,10 @@ export class ChatController implements vscode.Disposable {
       },
       chooseModel: () => this.chooseModel(),
       settings: () => this.services.models.chatSettings(),
-      resolves: (citation) => this.resolves(citation),
+      resolves: async (citation) => {
+        const wiki = await this.wiki();
+        return !!wiki && !!(await locateCitation(this.services, wiki, citation));
+      },
       tools: () => (this.toolWiki ? this.services.tools(this.toolWiki) : []),
       now: () => new Date(),
     });

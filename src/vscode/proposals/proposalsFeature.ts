@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { acceptProposal, proposalChanges, rejectProposal, type Proposal } from '../../core/proposals';
 import { proposePageChangeTool } from '../../core/tools/proposePageChange';
 import type { Wiki } from '../../core/wiki';
+import { runCancellable, textResult } from '../agents/languageModelTools';
 import { chooseChanges, reportApplied } from '../ingest/planReview';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
@@ -47,19 +48,12 @@ class ProposePageChangeTool implements vscode.LanguageModelTool<{ slug?: unknown
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const text = (value: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
-    if (!vscode.workspace.isTrusted) return text('Error: this workspace is in Restricted Mode, so Repo Wiki stores no proposals. Ask the user to trust the workspace.');
+    if (!vscode.workspace.isTrusted) return textResult('Error: this workspace is in Restricted Mode, so Repo Wiki stores no proposals. Ask the user to trust the workspace.');
     const wiki = await this.services.wikis.preferred();
-    if (!wiki) return text('Error: this workspace has no Repo Wiki yet (no .wiki/ folder).');
-    const controller = new AbortController();
-    const cancelled = token.onCancellationRequested(() => controller.abort());
-    try {
-      const result = await proposePageChangeTool(this.services.proposals.context(wiki), VSCODE_AGENT).run(options.input, controller.signal);
-      if (result.ok) this.services.proposals.notifyChanged();
-      return text(result.ok ? result.text : `Error: ${result.text}`);
-    } finally {
-      cancelled.dispose();
-    }
+    if (!wiki) return textResult('Error: this workspace has no Repo Wiki yet (no .wiki/ folder).');
+    const { ok, result } = await runCancellable(proposePageChangeTool(this.services.proposals.context(wiki), VSCODE_AGENT), options.input, token);
+    if (ok) this.services.proposals.notifyChanged();
+    return result;
   }
 }
 

@@ -15,10 +15,12 @@ export class WikiProposals implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly watcher = vscode.workspace.createFileSystemWatcher(`**/${WIKI_DIR}/.cache/proposals/*.json`);
   private readonly contexts = new Map<string, ProposalContext>();
+  /** Each wiki's list, read once per change: the Pages view asks on every refresh. */
+  private readonly lists = new Map<string, Promise<ProposalList>>();
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly services: Pick<Services, 'wikis' | 'driftWorker'>) {
-    for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) event(() => this.changed.fire());
+    for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) event(() => this.notifyChanged());
   }
 
   /** What proposing, reviewing and accepting read and write through, for one wiki. */
@@ -32,11 +34,19 @@ export class WikiProposals implements vscode.Disposable {
   }
 
   list(wiki: Wiki): Promise<ProposalList> {
-    return this.context(wiki).store.list();
+    let list = this.lists.get(wiki.root);
+    if (!list) {
+      list = this.context(wiki).store.list();
+      this.lists.set(wiki.root, list);
+      // A failed read is not kept: the next ask reads again (the caller reports the failure).
+      list.catch(() => this.lists.delete(wiki.root));
+    }
+    return list;
   }
 
   /** Lets a command that just proposed, accepted or rejected refresh the view at once. */
   notifyChanged(): void {
+    this.lists.clear();
     this.changed.fire();
   }
 
