@@ -34,7 +34,7 @@ export interface RepoWikiApi {
 export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   const started = performance.now();
   const output = vscode.window.createOutputChannel('Repo Wiki', { log: true });
-  const wikis = new WorkspaceWikis();
+  const wikis = new WorkspaceWikis(output);
   const snapshots = new WikiSnapshots(wikis, output);
   let driftClient: Promise<DriftClient> | undefined;
   // Loaded on first use so TypeScript never loads at activation.

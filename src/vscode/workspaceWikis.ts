@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { watchFolder, type FolderWatch } from '../adapters/files/folderWatch';
 import { openWorkspace } from '../adapters/workspace';
 import type { FileSystem } from '../core/ports';
 import { isWikiContent, WIKI_DIR, type Wiki } from '../core/wiki';
@@ -11,11 +12,12 @@ export class WorkspaceWikis implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Wiki>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly pagesWatches = new Map<string, FolderWatch>();
 
   /** Fires (debounced) when anything under a folder's `.wiki/` changes on disk. */
   readonly onDidChange = this.changed.event;
 
-  constructor() {
+  constructor(private readonly output: vscode.LogOutputChannel) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${WIKI_DIR}/**`);
     const fire = (uri: vscode.Uri) => this.schedule(uri);
     this.disposables.push(
@@ -100,8 +102,22 @@ export class WorkspaceWikis implements vscode.Disposable {
   }
 
   async refreshContext(): Promise<void> {
-    const hasWiki = (await this.existing()).length > 0;
-    await vscode.commands.executeCommand('setContext', 'repoWiki.hasWiki', hasWiki);
+    const existing = await this.existing();
+    for (const wiki of existing) this.watchPages(wiki);
+    await vscode.commands.executeCommand('setContext', 'repoWiki.hasWiki', existing.length > 0);
+  }
+
+  /**
+   * VS Code's recursive watcher can miss a folder made just after its parent (`init`, a checkout),
+   * and then never reports its files; so `pages/` also gets a watch of its own.
+   */
+  private watchPages(wiki: Wiki): void {
+    if (this.pagesWatches.get(wiki.root)?.closed === false) return;
+    const watch = watchFolder(wiki.pagesDir, (file) => this.schedule(vscode.Uri.file(file)), (error) => {
+      this.output.warn(`Watching ${wiki.pagesDir} stopped (${error.message}); changes made outside VS Code may show late.`);
+    });
+    if (watch) this.pagesWatches.set(wiki.root, watch);
+    else this.pagesWatches.delete(wiki.root);
   }
 
   /** Lets a command that just wrote announce it without waiting for the watcher. */
@@ -122,6 +138,7 @@ export class WorkspaceWikis implements vscode.Disposable {
 
   dispose(): void {
     for (const timer of this.pending.values()) clearTimeout(timer);
+    for (const watch of this.pagesWatches.values()) watch.close();
     for (const disposable of this.disposables) disposable.dispose();
   }
 }
