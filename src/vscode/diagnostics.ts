@@ -25,7 +25,7 @@ export function toDiagnostic(issue: LintIssue, overrides: Record<string, Severit
   return diagnostic;
 }
 
-/** A diagnostic collection whose entries are replaced per workspace folder, or per page. */
+/** A diagnostic collection whose entries are replaced per workspace folder. */
 export class FolderDiagnostics implements vscode.Disposable {
   private readonly collection: vscode.DiagnosticCollection;
   private readonly published = new Map<string, Set<string>>();
@@ -34,24 +34,18 @@ export class FolderDiagnostics implements vscode.Disposable {
     this.collection = vscode.languages.createDiagnosticCollection(name);
   }
 
-  /** Replaces the folder's diagnostics; with `pages`, only those pages' diagnostics are replaced. */
-  publish(root: string, issues: readonly LintIssue[], pages?: readonly string[]): void {
+  /** Replaces the folder's diagnostics with these. */
+  publish(root: string, issues: readonly LintIssue[]): void {
     const [section, key] = splitSetting(this.severitySetting);
     const overrides = vscode.workspace.getConfiguration(section).get<Record<string, SeveritySetting>>(key) ?? {};
-    const previous = this.published.get(root) ?? new Set<string>();
-    const replaced = pages ? new Set(pages) : previous;
-    for (const page of replaced) this.collection.delete(vscode.Uri.file(path.join(root, page)));
-    const kept = pages ? new Set([...previous].filter((page) => !replaced.has(page))) : new Set<string>();
+    for (const page of this.published.get(root) ?? []) this.collection.delete(vscode.Uri.file(path.join(root, page)));
     const byPage = new Map<string, vscode.Diagnostic[]>();
     for (const issue of issues) {
       const diagnostic = toDiagnostic(issue, overrides);
       if (diagnostic) byPage.set(issue.page, [...(byPage.get(issue.page) ?? []), diagnostic]);
     }
-    for (const [page, diagnostics] of byPage) {
-      this.collection.set(vscode.Uri.file(path.join(root, page)), diagnostics);
-      kept.add(page);
-    }
-    this.published.set(root, kept);
+    for (const [page, diagnostics] of byPage) this.collection.set(vscode.Uri.file(path.join(root, page)), diagnostics);
+    this.published.set(root, new Set(byPage.keys()));
   }
 
   dispose(): void {

@@ -69,6 +69,17 @@ describe('DriftEngine', () => {
     assert.deepEqual(parser.parsed.sort(), ['src/a.ts', 'src/a.ts', 'src/b.ts']);
   });
 
+  it('picks the pages citing changed files, parsing each version of a page\'s citations once', () => {
+    const { engine } = setup({});
+    const one = page('one', '`src/a.ts:Foo` and `src/b.ts`');
+    const two = page('two', '`src/c.ts:Bar`');
+    assert.deepEqual(engine.pagesCiting([one, two], new Set(['src/b.ts'])).map((p) => p.slug), ['one']);
+    assert.deepEqual(engine.pagesCiting([one, two], new Set(['src/x.ts'])), []);
+    assert.equal(engine.citationsOf(one), engine.citationsOf(one), 'the same page object reuses its parse');
+    const edited = page('one', '`src/c.ts:Bar`');
+    assert.deepEqual(engine.pagesCiting([edited, two], new Set(['src/c.ts'])).map((p) => p.slug), ['one', 'two'], 'a new version of a page is parsed again');
+  });
+
   it('tells a signature change from a body change and reports the anchor to record', async () => {
     const { engine } = setup({ 'src/a.ts': 'Sig 99999999 22222222\nBody 11111111 99999999' });
     const anchors = { 'src/a.ts:Sig': 'sig:11111111 body:22222222', 'src/a.ts:Body': 'sig:11111111 body:22222222' };

@@ -5,7 +5,7 @@ import { WikiError } from '../../core/errors';
 import { parsePage } from '../../core/page';
 import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
 import { openWorkspaceCore, type WorkspaceCore } from '../workspaceCore';
-import type { DriftRequest, FromWorker, ToWorker } from './protocol';
+import type { DriftRequest, FromWorker, ScopedDriftReport, ToWorker } from './protocol';
 
 const parser = new CachingSymbolParser(new TsSymbolParser());
 const folders = new Map<string, WorkspaceCore>();
@@ -23,6 +23,7 @@ function folder(root: string) {
 
 async function handle(id: number, request: DriftRequest): Promise<unknown> {
   const { wiki, drift: engine, symbolSearch: search } = folder(request.root);
+  const flag = { get cancelled() { return cancelled.has(id); } };
   switch (request.kind) {
     case 'check': {
       const texts = request.texts ?? {};
@@ -31,12 +32,18 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
         ? (await Promise.all(request.slugs.map((slug) => wiki.readPage(slug)))).filter((page) => page !== undefined)
         : await wiki.loadPages();
       const selected = loaded.map((page) => (page.slug in texts ? parsePage(page.relPath, page.slug, new TextEncoder().encode(texts[page.slug])) : page));
-      return engine.check(selected, { get cancelled() { return cancelled.has(id); } });
+      const pages = request.slugs?.map((slug) => wiki.relative(wiki.pagePath(slug)));
+      return { ...(await engine.check(selected, flag)), pages } satisfies ScopedDriftReport;
     }
-    case 'invalidate':
+    case 'sourcesChanged': {
       for (const path of request.paths) engine.invalidate(path);
       if (request.listChanged) search.reset();
-      return null;
+      const all = await wiki.loadPages();
+      // A created or deleted file can resolve a moved symbol anywhere: re-check everything then.
+      if (request.listChanged) return await engine.check(all, flag) satisfies ScopedDriftReport;
+      const citing = engine.pagesCiting(all, new Set(request.paths));
+      return { ...(await engine.check(citing, flag)), pages: citing.map((page) => page.relPath) } satisfies ScopedDriftReport;
+    }
     case 'stamp': {
       const page = await wiki.readPage(request.slug);
       if (!page) throw new WikiError('invalid-page', `There is no page "${request.slug}".`);

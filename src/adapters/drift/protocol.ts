@@ -6,16 +6,22 @@ import type { SourceSymbol } from '../../core/drift/symbols';
 export type DriftRequest =
   /** `texts` holds unsaved page text by slug; it is checked instead of the file on disk. */
   | { kind: 'check'; root: string; slugs?: string[]; texts?: Record<string, string> }
-  | { kind: 'invalidate'; root: string; paths: string[]; listChanged: boolean }
+  /** Source files saved, created or deleted: forgets them, then re-checks the pages that cite them (every page when files came or went). */
+  | { kind: 'sourcesChanged'; root: string; paths: string[]; listChanged: boolean }
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
   | { kind: 'locate'; root: string; path: string; symbol?: string }
   | { kind: 'symbols'; root: string; path: string; text: string }
   /** The fingerprint a citation would be stamped with now; null when it does not resolve. */
   | { kind: 'anchor'; root: string; path: string; symbol?: string; outside: boolean };
 
+/** A drift report with the pages it covers (workspace-relative); no `pages` means the whole wiki. */
+export interface ScopedDriftReport extends DriftReport {
+  pages?: string[];
+}
+
 export interface DriftResponses {
-  check: DriftReport;
-  invalidate: null;
+  check: ScopedDriftReport;
+  sourcesChanged: ScopedDriftReport;
   stamp: StampResult;
   locate: { path: string; line: number } | null;
   symbols: SourceSymbol[];

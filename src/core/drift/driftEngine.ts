@@ -34,6 +34,7 @@ type SourceState =
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
   private readonly sources = new Map<string, Promise<SourceState>>();
+  private readonly citations = new WeakMap<WikiPage, Citation[]>();
 
   constructor(
     private readonly root: string,
@@ -47,11 +48,26 @@ export class DriftEngine {
     this.sources.delete(relPath);
   }
 
+  /** A page's citations, parsed once per version of the page (`Wiki.loadPages` reuses unchanged pages). */
+  citationsOf(page: WikiPage): Citation[] {
+    let citations = this.citations.get(page);
+    if (!citations) {
+      citations = findCitations(page);
+      this.citations.set(page, citations);
+    }
+    return citations;
+  }
+
+  /** The pages with a citation into one of `paths`. */
+  pagesCiting(pages: readonly WikiPage[], paths: ReadonlySet<string>): WikiPage[] {
+    return pages.filter((page) => page.readable && this.citationsOf(page).some((citation) => paths.has(citation.path)));
+  }
+
   async check(pages: readonly WikiPage[], cancel?: CancellationFlag): Promise<DriftReport> {
     const issues: DriftIssue[] = [];
     let citationsChecked = 0;
     let pagesChecked = 0;
-    const cited = pages.filter((page) => page.readable).map((page) => ({ page, citations: findCitations(page) }));
+    const cited = pages.filter((page) => page.readable).map((page) => ({ page, citations: this.citationsOf(page) }));
     // Read every cited file concurrently once; the checks below then hit the cache.
     const paths = new Set(cited.flatMap(({ citations }) => citations.filter((c) => !c.outside).map((c) => c.path)));
     await Promise.all([...paths].map((file) => this.source(file)));

@@ -1,9 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCitations } from '../../core/drift/citations';
+import type { WikiPage } from '../../core/model';
 import { markStale, relocateCitation } from '../../core/pageEdits';
 import type { Wiki } from '../../core/wiki';
 import type { Services } from '../services';
+import type { WikiSnapshot } from '../wikiSnapshots';
 import { ensureTrusted, showError } from '../userErrors';
 import { DriftCodeActions } from './driftCodeActions';
 import { DriftService } from './driftService';
@@ -12,7 +14,7 @@ import { registerCitedBy } from './citedBy';
 const IGNORED = /(^|\/)(node_modules|\.git|\.wiki|dist|out|\.vscode-test)\//;
 
 export const driftFeature = {
-  activate(context: vscode.ExtensionContext, services: Services): void {
+  activate(context: vscode.ExtensionContext, services: Services): { drift: DriftService } {
     const drift = new DriftService(services);
     const status = vscode.window.createStatusBarItem('repoWiki.drift', vscode.StatusBarAlignment.Left, 50);
     status.name = 'Repo Wiki drift';
@@ -25,16 +27,16 @@ export const driftFeature = {
       status.show();
     };
 
-    const checkQuietly = async (wiki: Wiki, slugs?: string[], texts?: Record<string, string>) => {
+    const withFailuresLogged = async (wiki: Wiki, work: () => Promise<unknown>) => {
       try {
-        if (!(await wiki.exists())) return;
-        await drift.check(wiki, { slugs, texts });
+        if (await wiki.exists()) await work(); // no wiki, no citations: do not start the worker
       } catch (error) {
         services.output.error(`Drift check of ${wiki.root} failed: ${(error as Error).message}`);
       }
     };
+    const checkQuietly = (wiki: Wiki, slugs?: string[], texts?: Record<string, string>) => withFailuresLogged(wiki, () => drift.check(wiki, { slugs, texts }));
 
-    // Source changes: invalidate the cached files, then re-check the pages that cite them.
+    // Source changes: one worker request forgets the files and re-checks the pages citing them.
     const pendingPaths = new Map<string, { paths: Set<string>; listChanged: boolean; timer?: NodeJS.Timeout }>();
     const onSourceChange = (uri: vscode.Uri, listChanged: boolean) => {
       const wiki = services.wikis.forUri(uri);
@@ -45,16 +47,24 @@ export const driftFeature = {
       pending.paths.add(rel);
       pending.listChanged ||= listChanged;
       clearTimeout(pending.timer);
-      pending.timer = setTimeout(async () => {
+      pending.timer = setTimeout(() => {
         pendingPaths.delete(wiki.root);
-        if (!(await wiki.exists())) return; // no wiki, no citations: do not start the worker
-        await drift.invalidate(wiki, [...pending.paths], pending.listChanged).catch(() => undefined);
-        const snapshot = await services.snapshots.get(wiki);
-        const citing = snapshot.pages.filter((page) => findCitations(page).some((c) => pending.paths.has(c.path))).map((p) => p.slug);
-        // A created or deleted file can resolve a moved symbol anywhere: re-check everything then.
-        await checkQuietly(wiki, pending.listChanged ? undefined : citing);
+        void withFailuresLogged(wiki, () => drift.sourcesChanged(wiki, [...pending.paths], pending.listChanged));
       }, 200);
       pendingPaths.set(wiki.root, pending);
+    };
+
+    // Page changes: re-check only the pages whose text changed since the last snapshot (unchanged pages are the same objects).
+    const seenPages = new Map<string, Map<string, WikiPage>>();
+    const onWikiUpdate = (snapshot: WikiSnapshot) => {
+      const previous = seenPages.get(snapshot.wiki.root);
+      const current = new Map(snapshot.pages.map((page) => [page.relPath, page]));
+      seenPages.set(snapshot.wiki.root, current);
+      if (!previous) return void checkQuietly(snapshot.wiki);
+      const changed = snapshot.pages.filter((page) => previous.get(page.relPath) !== page).map((page) => page.slug);
+      const removed = [...previous.keys()].filter((page) => !current.has(page));
+      if (removed.length) drift.forget(snapshot.wiki, removed);
+      if (changed.length) void checkQuietly(snapshot.wiki, changed);
     };
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
 
@@ -83,7 +93,7 @@ export const driftFeature = {
       watcher.onDidChange((uri) => onSourceChange(uri, false)),
       watcher.onDidCreate((uri) => onSourceChange(uri, true)),
       watcher.onDidDelete((uri) => onSourceChange(uri, true)),
-      services.snapshots.onDidUpdate((snapshot) => void checkQuietly(snapshot.wiki)),
+      services.snapshots.onDidUpdate(onWikiUpdate),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('repoWiki.drift.severities')) drift.republish();
       }),
@@ -100,7 +110,12 @@ export const driftFeature = {
       vscode.commands.registerCommand('repoWiki.markStale', (uri: vscode.Uri, suggested?: string) => markPageStale(services, uri, suggested)),
       registerCitedBy(services),
     );
-    for (const wiki of services.wikis.all()) void checkQuietly(wiki);
+    for (const wiki of services.wikis.all()) {
+      void services.snapshots.get(wiki).then((snapshot) => {
+        if (!seenPages.has(wiki.root)) onWikiUpdate(snapshot);
+      });
+    }
+    return { drift };
   },
 };
 

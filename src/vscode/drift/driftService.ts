@@ -1,15 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DriftClient } from '../../adapters/drift/driftClient';
+import type { ScopedDriftReport } from '../../adapters/drift/protocol';
 import type { DriftIssue } from '../../core/drift/driftEngine';
 import type { Wiki } from '../../core/wiki';
 import { FolderDiagnostics } from '../diagnostics';
 import type { Services } from '../services';
 
-/** Runs drift checks in the worker and publishes them; remembers the latest issues for quick fixes. */
+/** Runs drift checks in the worker and publishes them; the one store of the latest issues, by folder and page. */
 export class DriftService implements vscode.Disposable {
   private readonly diagnostics = new FolderDiagnostics('repo-wiki-drift', 'repoWiki.drift.severities');
-  private readonly issues = new Map<string, DriftIssue[]>();
+  private readonly issues = new Map<string, Map<string, DriftIssue[]>>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -23,24 +24,39 @@ export class DriftService implements vscode.Disposable {
   async check(wiki: Wiki, options: { slugs?: string[]; texts?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DriftIssue[]> {
     const client = await this.worker();
     const report = await client.request({ kind: 'check', root: wiki.root, slugs: options.slugs, texts: options.texts }, options.signal);
-    if (options.signal?.aborted) return this.issues.get(wiki.root) ?? [];
-    const previous = this.issues.get(wiki.root) ?? [];
-    const checkedPages = options.slugs?.map((slug) => wiki.relative(wiki.pagePath(slug)));
-    const kept = checkedPages ? previous.filter((issue) => !checkedPages.includes(issue.page)) : [];
-    const issues = [...kept, ...(report.issues as DriftIssue[])];
-    this.issues.set(wiki.root, issues);
-    this.diagnostics.publish(wiki.root, report.issues, checkedPages);
-    this.changed.fire();
-    return issues;
+    if (options.signal?.aborted) return this.all(wiki.root);
+    return this.apply(wiki.root, report);
   }
 
-  async invalidate(wiki: Wiki, paths: string[], listChanged: boolean): Promise<void> {
-    await (await this.worker()).request({ kind: 'invalidate', root: wiki.root, paths, listChanged });
+  /** Source files changed: one request forgets them and re-checks the pages that cite them. */
+  async sourcesChanged(wiki: Wiki, paths: string[], listChanged: boolean): Promise<void> {
+    this.apply(wiki.root, await (await this.worker()).request({ kind: 'sourcesChanged', root: wiki.root, paths, listChanged }));
+  }
+
+  /** Drops the issues of pages that no longer exist. */
+  forget(wiki: Wiki, pages: string[]): void {
+    this.apply(wiki.root, { pagesChecked: 0, citationsChecked: 0, issues: [], pages });
   }
 
   /** Re-publishes the latest issues, e.g. after the severity settings changed. */
   republish(): void {
-    for (const [root, issues] of this.issues) this.diagnostics.publish(root, issues);
+    for (const root of this.issues.keys()) this.diagnostics.publish(root, this.all(root));
+  }
+
+  /** Replaces the issues of the pages the report covers (all of them when it covers the whole wiki). */
+  private apply(root: string, report: ScopedDriftReport): DriftIssue[] {
+    const byPage = new Map(report.pages ? this.issues.get(root) : undefined);
+    for (const page of report.pages ?? []) byPage.delete(page);
+    for (const issue of report.issues) byPage.set(issue.page, [...(byPage.get(issue.page) ?? []), issue]);
+    this.issues.set(root, byPage);
+    const issues = this.all(root);
+    this.diagnostics.publish(root, issues);
+    this.changed.fire();
+    return issues;
+  }
+
+  private all(root: string): DriftIssue[] {
+    return [...(this.issues.get(root)?.values() ?? [])].flat();
   }
 
   /** The drift issue behind a diagnostic on a page. */
@@ -48,13 +64,13 @@ export class DriftService implements vscode.Disposable {
     const wiki = this.services.wikis.forUri(uri);
     if (!wiki) return undefined;
     const page = wiki.relative(uri.fsPath);
-    return this.issues.get(wiki.root)?.find((issue) =>
-      issue.page === page && issue.code === code && issue.range.start.line === range.start.line && issue.range.start.character === range.start.character);
+    return this.issues.get(wiki.root)?.get(page)?.find((issue) =>
+      issue.code === code && issue.range.start.line === range.start.line && issue.range.start.character === range.start.character);
   }
 
   count(): number {
     let total = 0;
-    for (const issues of this.issues.values()) total += issues.filter((issue) => issue.code !== 'unverified').length;
+    for (const root of this.issues.keys()) total += this.all(root).filter((issue) => issue.code !== 'unverified').length;
     return total;
   }
 

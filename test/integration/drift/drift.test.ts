@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { DriftService } from '../../../src/vscode/drift/driftService';
 import { activateExtension, waitFor, workspaceRoot } from '../helpers';
 
 // Runs on a copy of demo/: its todos.ts changed after the pages were stamped, so two citations
@@ -178,6 +179,28 @@ describe('Drift detection in a real VS Code extension host', () => {
     await vscode.commands.executeCommand('repoWiki.openCitation', pageUri('errors-become-responses-at-the-edge'), 'src/errors.ts:toErrorResponse');
     const editor = await waitFor('errors.ts in the editor', () => vscode.window.activeTextEditor?.document.uri.fsPath === file('src/errors.ts') && vscode.window.activeTextEditor);
     assert.match(editor.document.lineAt(editor.selection.active.line).text, /function toErrorResponse/);
+  });
+
+  it('a page saved on disk re-checks that page, never the whole wiki; a saved source file is one request to the worker', async () => {
+    const drift = (await activateExtension()).hooks.drift as DriftService;
+    const checks: Array<string[] | undefined> = [];
+    const sourceChanges: string[][] = [];
+    const { check, sourcesChanged } = drift;
+    drift.check = (wiki, options) => (checks.push(options?.slugs), check.call(drift, wiki, options));
+    drift.sourcesChanged = (wiki, paths, listChanged) => (sourceChanges.push(paths), sourcesChanged.call(drift, wiki, paths, listChanged));
+    try {
+      const page = file('.wiki/pages/router-trailing-slashes.md');
+      fs.appendFileSync(page, '\nOne more line.\n');
+      await waitFor('the saved page re-checked', () => checks.some((slugs) => slugs?.join() === 'router-trailing-slashes'));
+      assert.ok(!checks.includes(undefined), 'a page save never re-checks the whole wiki');
+
+      await editAndSave('src/errors.ts', (text) => `${text}\n// touched\n`);
+      await waitFor('one request for the saved source', () => sourceChanges.some((paths) => paths.includes('src/errors.ts')));
+      assert.ok(!checks.includes(undefined), 'a source save never re-checks the whole wiki');
+    } finally {
+      drift.check = check;
+      drift.sourcesChanged = sourcesChanged;
+    }
   });
 
   it('source files show "Cited by N wiki pages" lenses and a hover listing the pages', async () => {
