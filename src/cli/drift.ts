@@ -1,20 +1,24 @@
 import type { WorkspaceCore } from '../adapters/workspaceCore';
-import type { DriftReport } from '../core/drift/driftEngine';
+import type { DriftEngine, DriftReport } from '../core/drift/driftEngine';
 import { stampPage } from '../core/drift/stamp';
 import { WikiError } from '../core/errors';
+import type { WikiPage } from '../core/model';
 
 /**
  * One drift pass over the whole wiki. With `stamp`, citations without an anchor are stamped first;
  * `review` names pages a person has checked against the code: every citation on them that
  * resolves is stamped again, so drift they have seen stops being reported. A refused stamp (a
  * log that is a link, the wiki busy, a page that does not exist) is returned, and the check still runs.
+ * With `changed` (workspace-relative paths), only the pages a change touches are checked.
  */
-export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[] }): Promise<{ report: DriftReport; stamped: number; stampError?: WikiError }> {
-  let pages = await wiki.loadPages();
+export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[] }): Promise<{ report: DriftReport; stamped: number; stampError?: WikiError }> {
+  const review = options.review ?? [];
+  const stamping = options.stamp || review.length > 0;
+  // Only the pages that mention a changed path can cite it: the rest are not even parsed.
+  let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed } : {});
   let stamped = 0;
   let stampError: WikiError | undefined;
-  const review = options.review ?? [];
-  if (options.stamp || review.length) {
+  if (stamping) {
     try {
       for (const slug of review) {
         const page = pages.find((p) => p.slug === slug);
@@ -29,5 +33,13 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
     }
     if (stamped) pages = await wiki.loadPages();
   }
-  return { report: await engine.check(pages), stamped, ...(stampError ? { stampError } : {}) };
+  const checked = options.changed ? onlyTouched(engine, pages, options.changed) : pages;
+  return { report: await engine.check(checked), stamped, ...(stampError ? { stampError } : {}) };
+}
+
+/** The pages a change touches: those edited, and those citing a changed file. */
+function onlyTouched(engine: DriftEngine, pages: WikiPage[], changed: readonly string[]): WikiPage[] {
+  const paths = new Set(changed);
+  const citing = new Set(engine.pagesCiting(pages, paths));
+  return pages.filter((page) => paths.has(page.relPath) || citing.has(page));
 }

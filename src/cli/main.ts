@@ -44,6 +44,9 @@ Options:
   --stamp          with drift: stamp citations that have no fingerprint yet
   --review SLUG    with drift: you checked this page against the code; stamp all its
                    citations again so the drift you saw is cleared (repeatable)
+  --changed-since REF
+                   with drift: check only the pages edited, or citing a file changed, since
+                   REF (from its merge base with HEAD, uncommitted changes included)
   --offline        with query: answer from retrieval alone, without a model
   --model NAME     with query and ingest: the Claude model (default ${MODEL_DEFAULTS.model})
   --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose
@@ -75,6 +78,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         format: { type: 'string', default: 'text' },
         stamp: { type: 'boolean', default: false },
         review: { type: 'string', multiple: true },
+        'changed-since': { type: 'string' },
         offline: { type: 'boolean', default: false },
         model: { type: 'string', default: MODEL_DEFAULTS.model },
         yes: { type: 'boolean', default: false },
@@ -116,7 +120,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (!(await wiki.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
-    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [] }, io);
+    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [], changedSince: values['changed-since'] }, io);
     if (command === 'hook install') {
       const { installPreCommitHook } = await import('../adapters/gitHooks');
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
@@ -204,10 +208,11 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   return fixFailed ? 2 : errors ? 1 : 0;
 }
 
-async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[] }, io: Io): Promise<number> {
+async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string }, io: Io): Promise<number> {
   const { wiki } = core;
   const { checkDrift } = await import('./drift');
-  const { report, stamped, stampError } = await checkDrift(core, options);
+  const changed = options.changedSince === undefined ? undefined : await (await import('../adapters/gitChanges')).filesChangedSince(wiki.root, options.changedSince);
+  const { report, stamped, stampError } = await checkDrift(core, { ...options, changed });
   const stamp = options.stamp || options.review.length > 0;
   if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
   // A pages folder that leads out means no page was checked: an error, never a green run.
@@ -230,6 +235,7 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
       io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.data.citation}  ${issue.message}`);
     }
     if (stamp) io.out(`Stamped ${stamped} citation${stamped === 1 ? '' : 's'}.`);
+    if (changed) io.out(`Only the pages touched by the ${changed.length} file${changed.length === 1 ? '' : 's'} changed since ${options.changedSince}.`);
     io.out(`${report.citationsChecked} citations in ${report.pagesChecked} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${report.issues.length - errors} other issue${report.issues.length - errors === 1 ? '' : 's'}.`);
   }
   return stampError ? 2 : errors ? 1 : 0;

@@ -23,6 +23,7 @@ export type WikiErrorCode =
   | 'read-only'
   | 'write-failed'
   | 'git-unavailable'
+  | 'unknown-revision'
   | 'hook-not-shell'
   | 'nothing-to-commit'
   | 'conversation-not-found'

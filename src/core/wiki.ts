@@ -144,15 +144,20 @@ export class Wiki {
     for (const file of files) await this.fs.assertWritable(file, { within: this.dir });
   }
 
-  async loadPages(): Promise<WikiPage[]> {
+  /**
+   * Every page; with `mentioning`, only the pages whose text contains one of those strings (or
+   * whose own path is one of them), the others left unparsed.
+   */
+  async loadPages(options: { mentioning?: readonly string[] } = {}): Promise<WikiPage[]> {
     const names = (await this.pagesFolder()).names;
-    const pages = await Promise.all(names.map((name) => this.loadEntry(name)));
+    const wanted = options.mentioning && mentionTest(options.mentioning, (name) => this.relative(path.join(this.pagesDir, name)));
+    const pages = await Promise.all(names.map((name) => this.loadEntry(name, wanted)));
     const present = new Set(names);
     for (const name of this.parsed.keys()) if (!present.has(name)) this.parsed.delete(name);
     return pages.filter((page): page is WikiPage => page !== undefined);
   }
 
-  private async loadEntry(name: string): Promise<WikiPage | undefined> {
+  private async loadEntry(name: string, wanted?: (name: string, bytes: Uint8Array) => boolean): Promise<WikiPage | undefined> {
     if (name.startsWith('.') || !name.endsWith('.md')) return undefined;
     const absolute = path.join(this.pagesDir, name);
     let bytes: Uint8Array;
@@ -164,6 +169,7 @@ export class Wiki {
       if (isFileAccessError(error)) return this.refusedPage(name.slice(0, -3), absolute, error);
       throw error;
     }
+    if (wanted && !wanted(name, bytes)) return undefined;
     // Most loads follow a change to one page: the others parse to what they parsed to last time.
     const previous = this.parsed.get(name);
     if (previous && sameBytes(previous.bytes, bytes)) return previous.page;
@@ -349,4 +355,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Whether a page file (by name and bytes) mentions one of `strings`, or is itself one of them. */
+function mentionTest(strings: readonly string[], relPathOf: (name: string) => string): (name: string, bytes: Uint8Array) => boolean {
+  const named = new Set(strings);
+  const decoder = new TextDecoder();
+  return (name, bytes) => {
+    if (named.has(relPathOf(name))) return true;
+    const text = decoder.decode(bytes);
+    return strings.some((needle) => text.includes(needle));
+  };
 }

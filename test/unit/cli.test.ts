@@ -159,6 +159,36 @@ describe('repo-wiki CLI', function () {
       assert.match(missing.stderr, /drift --review: There is no page "no-such-page" to review\./);
     });
 
+    it('--changed-since REF checks only the pages edited or citing a file changed since REF, and refuses an unknown REF', () => {
+      const ws = demoCopy();
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'base');
+      git('checkout', '-q', '-b', 'topic');
+      const unchanged = JSON.parse(run(['drift', '--workspace', ws, '--changed-since', 'main', '--format', 'json']).stdout);
+      assert.equal(unchanged.pagesChecked, 0, 'nothing changed: no page to check');
+
+      const errors = path.join(ws, 'src/errors.ts');
+      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure('));
+      fs.appendFileSync(path.join(ws, '.wiki/pages/router-trailing-slashes.md'), '\nEdited on the branch.\n');
+      const touched = run(['drift', '--workspace', ws, '--changed-since', 'main', '--format', 'json']);
+      assert.equal(touched.code, 1, 'the missing symbol is still an error');
+      const report = JSON.parse(touched.stdout);
+      const citingErrors = fs.readdirSync(path.join(ws, '.wiki/pages')).filter((name) => fs.readFileSync(path.join(ws, '.wiki/pages', name), 'utf8').includes('`src/errors.ts'));
+      assert.equal(report.pagesChecked, new Set([...citingErrors, 'router-trailing-slashes.md']).size);
+      assert.ok(report.issues.some((i: { code: string; citation: string }) => i.code === 'missing-symbol' && i.citation === 'src/errors.ts:isHttpError'));
+      const touchedPages = new Set([...citingErrors, 'router-trailing-slashes.md'].map((name) => `.wiki/pages/${name}`));
+      assert.ok(report.issues.every((i: { page: string }) => touchedPages.has(i.page)), 'pages citing only unchanged files are not checked');
+      const text = run(['drift', '--workspace', ws, '--changed-since', 'main']);
+      assert.match(text.stdout, /Only the pages touched by the 2 files changed since main\./);
+
+      const unknown = run(['drift', '--workspace', ws, '--changed-since', 'no-such-branch']);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /Git cannot compare with "no-such-branch"/);
+      assert.equal(run(['drift', '--workspace', ws, '--changed-since', '--output=x']).code, 2, 'an option is never taken for a revision');
+    });
+
     it('rejects --format github outside drift', () => {
       const ws = tempDir();
       run(['init', '--workspace', ws]);

@@ -136,6 +136,21 @@ describe('loading pages again', () => {
   });
 });
 
+describe('loading only the pages that mention a path', () => {
+  it('parses the pages whose text names one of the paths, and the page that is one of them', async () => {
+    const fs = new MemoryFileSystem();
+    fs.write('/ws/.wiki/pages/a.md', pageText('A', 'See `src/a.ts:Foo`.\n'));
+    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Nothing cited.\n'));
+    fs.write('/ws/.wiki/pages/c.md', pageText('C', 'See `src/c.ts`.\n'));
+    const wiki = new Wiki('/ws', fs, fixedClock());
+    const slugs = async (mentioning: string[]) => (await wiki.loadPages({ mentioning })).map((page) => page.slug);
+    assert.deepEqual(await slugs(['src/a.ts']), ['a']);
+    assert.deepEqual(await slugs(['src/a.ts', '.wiki/pages/b.md']), ['a', 'b']);
+    assert.deepEqual(await slugs([]), []);
+    assert.deepEqual((await wiki.loadPages()).map((page) => page.slug), ['a', 'b', 'c'], 'a filtered load forgets nothing');
+  });
+});
+
 describe('loading pages from a real folder', () => {
   it('skips a folder named like a page and reads the rest', async () => {
     const root = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'wiki-load-'));
