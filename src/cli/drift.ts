@@ -1,5 +1,8 @@
 import type { WorkspaceCore } from '../adapters/workspaceCore';
-import type { DriftEngine, DriftReport } from '../core/drift/driftEngine';
+import { DriftCode } from '../core/drift/driftCodes';
+import type { DriftEngine, DriftIssue, DriftReport } from '../core/drift/driftEngine';
+import { relocateCitation } from '../core/pageEdits';
+import type { Wiki } from '../core/wiki';
 import { stampPage } from '../core/drift/stamp';
 import { WikiError } from '../core/errors';
 import type { WikiPage } from '../core/model';
@@ -11,7 +14,7 @@ import type { WikiPage } from '../core/model';
  * log that is a link, the wiki busy, a page that does not exist) is returned, and the check still runs.
  * With `changed` (workspace-relative paths), only the pages a change touches are checked.
  */
-export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[] }): Promise<{ report: DriftReport; stamped: number; stampError?: WikiError }> {
+export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
   const stamping = options.stamp || review.length > 0;
   // Only the pages that mention a changed path can cite it: the rest are not even parsed.
@@ -33,8 +36,29 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
     }
     if (stamped) pages = await wiki.loadPages();
   }
-  const checked = options.changed ? onlyTouched(engine, pages, options.changed) : pages;
-  return { report: await engine.check(checked), stamped, ...(stampError ? { stampError } : {}) };
+  let checked = options.changed ? onlyTouched(engine, pages, options.changed) : pages;
+  let report = await engine.check(checked);
+  const fixed = options.fix ? await updateCitations(wiki, checked, report.issues) : [];
+  if (fixed.length) {
+    const again = new Set(checked.map((page) => page.slug));
+    checked = (await wiki.loadPages()).filter((page) => again.has(page.slug));
+    report = await engine.check(checked);
+  }
+  return { report, stamped, fixed, ...(stampError ? { stampError } : {}) };
+}
+
+/** `--fix`: points citations of moved and renamed symbols at where the code is now. Returns `old → new` per fix. */
+async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly DriftIssue[]): Promise<string[]> {
+  const fixed: string[] = [];
+  for (const issue of issues) {
+    const to = issue.code === DriftCode.MovedSymbol && issue.data.movedTo ? `${issue.data.movedTo}:${issue.data.symbol}`
+      : issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo ? `${issue.data.path}:${issue.data.renamedTo}` : undefined;
+    const page = to && pages.find((p) => p.relPath === issue.page);
+    if (!to || !page) continue;
+    const current = (await wiki.readPage(page.slug)) ?? page;
+    if (await relocateCitation(wiki, current, issue.data.citation, to, issue.code === DriftCode.RenamedSymbol ? issue.data.anchor : undefined)) fixed.push(`${page.slug}: ${issue.data.citation} → ${to}`);
+  }
+  return fixed;
 }
 
 /** The pages a change touches: those edited, and those citing a changed file. */

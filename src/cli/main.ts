@@ -50,7 +50,8 @@ Options:
   --offline        with query: answer from retrieval alone, without a model
   --model NAME     with query and ingest: the Claude model (default ${MODEL_DEFAULTS.model})
   --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose
-                   citations are all missing as stale
+                   citations are all missing as stale; with drift: point citations of moved
+                   and renamed symbols at where the code is now
   --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N)
   --yes            with ingest: apply the plan without asking
   --dry-run        with ingest: print the plan and write nothing
@@ -120,7 +121,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (!(await wiki.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
-    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [], changedSince: values['changed-since'] }, io);
+    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [], changedSince: values['changed-since'], fix: values.fix === true }, io);
     if (command === 'hook install') {
       const { installPreCommitHook } = await import('../adapters/gitHooks');
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
@@ -208,11 +209,11 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   return fixFailed ? 2 : errors ? 1 : 0;
 }
 
-async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string }, io: Io): Promise<number> {
+async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string; fix: boolean }, io: Io): Promise<number> {
   const { wiki } = core;
   const { checkDrift } = await import('./drift');
   const changed = options.changedSince === undefined ? undefined : await (await import('../adapters/gitChanges')).filesChangedSince(wiki.root, options.changedSince);
-  const { report, stamped, stampError } = await checkDrift(core, { ...options, changed });
+  const { report, stamped, fixed, stampError } = await checkDrift(core, { ...options, changed });
   const stamp = options.stamp || options.review.length > 0;
   if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
   // A pages folder that leads out means no page was checked: an error, never a green run.
@@ -221,7 +222,7 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
   if (format === 'json') {
     const issues = report.issues.map((issue) => ({ ...toJson(issue), citation: issue.data.citation }));
     const ordered = issues.map(({ page, line, column, citation, code, severity, message }) => ({ page, line, column, citation, code, severity, message }));
-    io.out(JSON.stringify({ pagesChecked: report.pagesChecked, citationsChecked: report.citationsChecked, issues: ordered, ...(problems.length ? { problems: problems.map(toJson) } : {}) }, null, 2));
+    io.out(JSON.stringify({ pagesChecked: report.pagesChecked, citationsChecked: report.citationsChecked, issues: ordered, ...(options.fix ? { fixed } : {}), ...(problems.length ? { problems: problems.map(toJson) } : {}) }, null, 2));
   } else if (format === 'github') {
     for (const issue of [...problems, ...report.issues]) {
       const { line, column } = toJson(issue);
@@ -235,6 +236,7 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
       io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.data.citation}  ${issue.message}`);
     }
     if (stamp) io.out(`Stamped ${stamped} citation${stamped === 1 ? '' : 's'}.`);
+    for (const line of fixed) io.out(`Updated ${line}`);
     if (changed) io.out(`Only the pages touched by the ${changed.length} file${changed.length === 1 ? '' : 's'} changed since ${options.changedSince}.`);
     io.out(`${report.citationsChecked} citations in ${report.pagesChecked} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${report.issues.length - errors} other issue${report.issues.length - errors === 1 ? '' : 's'}.`);
   }

@@ -27,11 +27,15 @@ export function markStale(wiki: Wiki, loaded: WikiPage, reason: string, today: s
  * Rewrites every `from` citation in the body to `to`, carrying its anchor along: the code moved,
  * it did not change, so the page stays verified.
  */
-export function relocateCitation(wiki: Wiki, loaded: WikiPage, from: string, to: string): Promise<number> {
-  return editPage(wiki, loaded, (page, writes) => relocateIn(wiki, writes, page, from, to));
+/**
+ * Rewrites a citation everywhere on a page and moves its anchor to the new text. `anchor`, when
+ * given, is recorded instead: a rename's new name changes the signature that was verified.
+ */
+export function relocateCitation(wiki: Wiki, loaded: WikiPage, from: string, to: string, anchor?: string): Promise<number> {
+  return editPage(wiki, loaded, (page, writes) => relocateIn(wiki, writes, page, from, to, anchor));
 }
 
-async function relocateIn(wiki: Wiki, writes: WikiWrites, page: WikiPage, from: string, to: string): Promise<number> {
+async function relocateIn(wiki: Wiki, writes: WikiWrites, page: WikiPage, from: string, to: string, anchor?: string): Promise<number> {
   const frontmatter = requireValid(page);
   let count = 0;
   const body = page.body.replace(/(`+)\s*([^`\n]+?)\s*\1/g, (whole, ticks: string, text: string) => {
@@ -41,8 +45,8 @@ async function relocateIn(wiki: Wiki, writes: WikiWrites, page: WikiPage, from: 
   });
   if (!count) return 0;
   const anchors = { ...frontmatter.anchors };
-  if (anchors[from] !== undefined) {
-    anchors[to] = anchors[from];
+  if (anchors[from] !== undefined || anchor !== undefined) {
+    anchors[to] = anchor ?? anchors[from];
     delete anchors[from];
   }
   await writes.writePage(page.slug, { ...frontmatter, anchors }, body, page.extraFields);

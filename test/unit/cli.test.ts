@@ -112,7 +112,7 @@ describe('repo-wiki CLI', function () {
     it('exits 1 on a missing symbol and prints GitHub Actions annotations', () => {
       const ws = demoCopy();
       const errors = path.join(ws, 'src/errors.ts');
-      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure('));
+      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure(').replace('return value instanceof HttpError;', 'return value instanceof Error;'));
       const result = run(['drift', '--workspace', ws, '--format', 'github']);
       assert.equal(result.code, 1, result.stderr);
       const annotations = result.stdout.trim().split('\n');
@@ -135,7 +135,7 @@ describe('repo-wiki CLI', function () {
       const stamped = run(['drift', '--workspace', ws, '--stamp']);
       assert.equal(stamped.code, 0, stamped.stderr);
       assert.match(stamped.stdout, /Stamped 1 citation\./);
-      assert.match(fs.readFileSync(page, 'utf8'), /"src\/types\.ts:Method": "sig:[0-9a-f]{8} body:[0-9a-f]{8}"/);
+      assert.match(fs.readFileSync(page, 'utf8'), /"src\/types\.ts:Method": "sig:[0-9a-f]{8} shape:[0-9a-f]{8}"/, 'an enum is stamped with its shape');
       const after = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
       assert.deepEqual(after.issues.map((i: { code: string }) => i.code), ['signature-changed', 'body-changed'], 'drifted citations are not re-stamped');
       const log = fs.readFileSync(path.join(ws, '.wiki/log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -170,7 +170,7 @@ describe('repo-wiki CLI', function () {
       assert.equal(unchanged.pagesChecked, 0, 'nothing changed: no page to check');
 
       const errors = path.join(ws, 'src/errors.ts');
-      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure('));
+      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure(').replace('return value instanceof HttpError;', 'return value instanceof Error;'));
       fs.appendFileSync(path.join(ws, '.wiki/pages/router-trailing-slashes.md'), '\nEdited on the branch.\n');
       const touched = run(['drift', '--workspace', ws, '--changed-since', 'main', '--format', 'json']);
       assert.equal(touched.code, 1, 'the missing symbol is still an error');
@@ -187,6 +187,26 @@ describe('repo-wiki CLI', function () {
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /Git cannot compare with "no-such-branch"/);
       assert.equal(run(['drift', '--workspace', ws, '--changed-since', '--output=x']).code, 2, 'an option is never taken for a revision');
+    });
+
+    it('reports a renamed function as renamed-symbol, and --fix points the citation at the new name', () => {
+      const ws = demoCopy();
+      const errors = path.join(ws, 'src/errors.ts');
+      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure('));
+      const before = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      const renamed = before.issues.filter((i: { code: string }) => i.code === 'renamed-symbol');
+      assert.deepEqual(renamed.map((i: { citation: string }) => i.citation), ['src/errors.ts:isHttpError']);
+      assert.match(renamed[0].message, /isHttpError was renamed to isHttpFailure in src\/errors\.ts/);
+
+      const fixed = run(['drift', '--workspace', ws, '--fix']);
+      assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
+      assert.match(fixed.stdout, /Updated errors-become-responses-at-the-edge: src\/errors\.ts:isHttpError → src\/errors\.ts:isHttpFailure/);
+      const page = fs.readFileSync(path.join(ws, '.wiki/pages/errors-become-responses-at-the-edge.md'), 'utf8');
+      assert.ok(page.includes('`src/errors.ts:isHttpFailure`') && !page.includes('src/errors.ts:isHttpError'));
+      const after = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      assert.ok(!after.issues.some((i: { citation: string }) => i.citation.includes('isHttp')), 'the updated citation matches its recorded fingerprint');
+      const log = fs.readFileSync(path.join(ws, '.wiki/log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual({ ...log.at(-1), ts: undefined }, { ts: undefined, op: 'relocate-citation', pages: ['errors-become-responses-at-the-edge'], from: 'src/errors.ts:isHttpError', to: 'src/errors.ts:isHttpFailure' });
     });
 
     it('rejects --format github outside drift', () => {

@@ -4,7 +4,7 @@ import type { LintIssue, WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type SymbolParser } from './symbols';
+import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -13,7 +13,8 @@ export interface SymbolSearch {
 
 export interface DriftIssue extends LintIssue {
   code: DriftCode;
-  data: { citation: string; path: string; symbol?: string; movedTo?: string; anchor?: string };
+  /** `anchor`: the fingerprint the citation would be stamped with now (of `renamedTo` for a rename). */
+  data: { citation: string; path: string; symbol?: string; movedTo?: string; renamedTo?: string; anchor?: string };
 }
 
 export interface DriftReport {
@@ -29,7 +30,7 @@ export interface CancellationFlag {
 /** What a cited file holds now: absent, refused by the file-access module, or its symbols and whole-file fingerprint. */
 type SourceState =
   | { exists: false; refused?: FileAccessError }
-  | { exists: true; symbols?: Pick<FileSymbols, 'get'>; fingerprint: string };
+  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols'>; fingerprint: string };
 
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
@@ -91,7 +92,12 @@ export class DriftEngine {
     if (!source.exists) return undefined;
     if (!citation.symbol) return fileAnchor(source.fingerprint);
     const symbol = source.symbols?.get(citation.symbol);
-    return symbol && symbolAnchor(symbol);
+    return symbol && anchorOf(source.symbols!, symbol);
+  }
+
+  /** Whether a citation's recorded anchor still matches the code (an anchor in an older format may, and is then kept). */
+  async matches(citation: Citation, anchor: string): Promise<boolean> {
+    return (await this.checkCitation(citation, anchor)) === undefined;
   }
 
   /** Where a symbol is declared now, for "open the cited symbol"; throws the refusal of a file Repo Wiki does not read (a link out). */
@@ -125,9 +131,13 @@ export class DriftEngine {
     if (citation.symbol && !current) {
       const movedTo = await this.findMoved(citation);
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
+      const renamed = anchor && source.symbols ? findRenamed(source.symbols, citation.symbol, parseAnchor(anchor)) : undefined;
+      if (renamed) {
+        return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: anchorOf(source.symbols!, renamed) });
+      }
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
-    const now = current ? symbolAnchor(current) : fileAnchor(source.fingerprint);
+    const now = current ? anchorOf(source.symbols!, current) : fileAnchor(source.fingerprint);
     if (!anchor) {
       return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now });
     }
@@ -137,6 +147,11 @@ export class DriftEngine {
       return undefined;
     }
     if (recorded.sig !== current.sig) return issue(DriftCode.SignatureChanged, `The signature of ${citation.symbol} changed since this page was verified.`, { anchor: now });
+    // A container stamped with its shape: only a member added, removed or re-signed changes it.
+    if (recorded.shape !== undefined && CONTAINER_KINDS.has(current.kind)) {
+      if (recorded.shape === parseAnchor(now).shape) return undefined;
+      return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now });
+    }
     if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now });
     return undefined;
   }
@@ -179,6 +194,39 @@ export class DriftEngine {
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }
+}
+
+/**
+ * The declaration a vanished symbol was renamed to: the one other symbol of the file with the
+ * recorded body (a container: the recorded shape), preferring the same parent (`Cart.add` to
+ * `Cart.append`) when bodies repeat. A member without a body of its own matches only as the same
+ * member, unchanged, of a container that was renamed (`Cart.owner` to `Basket.owner`).
+ */
+function findRenamed(file: Pick<FileSymbols, 'symbols'>, name: string, recorded: ParsedAnchor): SourceSymbol | undefined {
+  const last = (qualified: string) => qualified.slice(qualified.lastIndexOf('.') + 1);
+  const parent = (qualified: string) => qualified.slice(0, Math.max(0, qualified.lastIndexOf('.')));
+  const matches = (symbol: SourceSymbol) => {
+    if (symbol.name === name) return false;
+    if (recorded.shape !== undefined) return CONTAINER_KINDS.has(symbol.kind) && containerShape(file.symbols, symbol) === recorded.shape && hasMembers(file.symbols, symbol);
+    if (recorded.body === undefined) return false;
+    if (recorded.body !== recorded.sig) return symbol.body === recorded.body && symbol.body !== symbol.sig;
+    // No body of its own (a property, a parameter property): the same member, unchanged, of a renamed container.
+    return !!parent(name) && !file.symbols.has(parent(name)) && last(symbol.name) === last(name) && symbol.sig === recorded.sig && symbol.body === symbol.sig;
+  };
+  const candidates = [...file.symbols.values()].filter(matches);
+  if (candidates.length <= 1) return candidates[0];
+  const siblings = candidates.filter((symbol) => parent(symbol.name) === parent(name));
+  return siblings.length === 1 ? siblings[0] : undefined;
+}
+
+function hasMembers(symbols: ReadonlyMap<string, SourceSymbol>, container: SourceSymbol): boolean {
+  for (const name of symbols.keys()) if (name.startsWith(`${container.name}.`)) return true;
+  return false;
+}
+
+/** The anchor of a symbol as stamped now: a container's records its shape. */
+function anchorOf(symbols: Pick<FileSymbols, 'symbols'>, symbol: SourceSymbol): string {
+  return CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, containerShape(symbols.symbols, symbol)) : symbolAnchor(symbol);
 }
 
 /** FNV-1a over the bytes with line endings normalised, so a CRLF checkout is not drift. */

@@ -38,6 +38,8 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
   for (const citation of findCitations(page)) {
     if (options.citations && !options.citations.includes(citation.text)) continue;
     if (options.onlyMissing && anchors[citation.text]) continue;
+    // Unchanged code keeps its anchor, even one recorded in an older format.
+    if (anchors[citation.text] && (await engine.matches(citation, anchors[citation.text]))) continue;
     const anchor = await engine.currentAnchor(citation);
     if (!anchor) unresolved.push(citation.text);
     else if (anchors[citation.text] !== anchor) {

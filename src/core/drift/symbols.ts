@@ -31,9 +31,29 @@ export interface SymbolParser {
   parse(fileName: string, text: string): FileSymbols;
 }
 
-/** The anchor string stored in page frontmatter for a symbol. */
-export function symbolAnchor(symbol: Pick<SourceSymbol, 'sig' | 'body'>): string {
-  return `sig:${symbol.sig} body:${symbol.body}`;
+/** Kinds whose citation means the declaration's shape (heritage, member names and signatures), not every line inside it. */
+export const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'interface', 'enum', 'namespace']);
+
+/** The anchor string stored in page frontmatter for a symbol; a container's has its shape in place of its body. */
+export function symbolAnchor(symbol: Pick<SourceSymbol, 'sig' | 'body'>, shape?: string): string {
+  return shape === undefined ? `sig:${symbol.sig} body:${symbol.body}` : `sig:${symbol.sig} shape:${shape}`;
+}
+
+/**
+ * A container's shape: the names and signatures of its direct members, by name (moving a member
+ * or reformatting is not a change). A member's body is not part of it: its own citation tracks that.
+ */
+export function containerShape(symbols: ReadonlyMap<string, SourceSymbol>, container: Pick<SourceSymbol, 'name'>): string {
+  const prefix = `${container.name}.`;
+  const members = [...symbols.values()]
+    .filter((symbol) => symbol.name.startsWith(prefix) && !symbol.name.includes('.', prefix.length))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let hash = 0x811c9dc5;
+  for (const member of members) {
+    const text = `${member.name.slice(prefix.length)}:${member.sig};`;
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /** The anchor string for a whole-file citation. */
@@ -41,11 +61,18 @@ export function fileAnchor(fingerprint: string): string {
   return `file:${fingerprint}`;
 }
 
-export function parseAnchor(anchor: string): { sig?: string; body?: string; file?: string } {
-  const out: { sig?: string; body?: string; file?: string } = {};
+export interface ParsedAnchor {
+  sig?: string;
+  body?: string;
+  shape?: string;
+  file?: string;
+}
+
+export function parseAnchor(anchor: string): ParsedAnchor {
+  const out: ParsedAnchor = {};
   for (const part of anchor.trim().split(/\s+/)) {
     const [key, value] = part.split(':', 2);
-    if ((key === 'sig' || key === 'body' || key === 'file') && value) out[key] = value;
+    if ((key === 'sig' || key === 'body' || key === 'shape' || key === 'file') && value) out[key] = value;
   }
   return out;
 }

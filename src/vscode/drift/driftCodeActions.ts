@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DRIFT_CODES, DriftCode } from '../../core/drift/driftCodes';
+import type { DriftIssue } from '../../core/drift/driftEngine';
 import { DIAGNOSTIC_SOURCE } from '../diagnostics';
 import type { DriftService } from './driftService';
 
@@ -28,11 +29,14 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
         const to = `${issue.data.movedTo}:${issue.data.symbol}`;
         action(`Update citation to ${to}`, 'repoWiki.relocateCitation', [document.uri, citation, to], true);
       }
+      if (code === DriftCode.RenamedSymbol && issue.data.renamedTo) {
+        action(`Update citation to ${issue.data.renamedTo}`, 'repoWiki.relocateCitation', [document.uri, citation, `${issue.data.path}:${issue.data.renamedTo}`, issue.data.anchor], true);
+      }
       if (code === DriftCode.SignatureChanged || code === DriftCode.BodyChanged || code === DriftCode.Unverified) {
         action('Mark as reviewed (record the current fingerprint)', 'repoWiki.stampCitation', [document.uri, citation], code === DriftCode.Unverified);
       }
       if (code !== DriftCode.MissingFile && code !== DriftCode.OutsideWorkspace && code !== DriftCode.MissingSymbol && code !== DriftCode.UnreadableFile) {
-        action(`Open ${issue.data.symbol ?? issue.data.path}`, 'repoWiki.openCitation', [document.uri, code === DriftCode.MovedSymbol && issue.data.movedTo ? `${issue.data.movedTo}:${issue.data.symbol}` : citation]);
+        action(`Open ${issue.data.renamedTo ?? issue.data.symbol ?? issue.data.path}`, 'repoWiki.openCitation', [document.uri, currentCitation(issue)]);
       }
       if (code !== DriftCode.Unverified) {
         action('Mark page as stale…', 'repoWiki.markStale', [document.uri, `${citation}: ${diagnostic.message}`]);
@@ -40,4 +44,11 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
     }
     return actions;
   }
+}
+
+/** Where the cited code is now: after a move or a rename, the new place. */
+function currentCitation(issue: DriftIssue): string {
+  if (issue.code === DriftCode.MovedSymbol && issue.data.movedTo) return `${issue.data.movedTo}:${issue.data.symbol}`;
+  if (issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo) return `${issue.data.path}:${issue.data.renamedTo}`;
+  return issue.data.citation;
 }

@@ -106,7 +106,7 @@ export const driftFeature = {
       vscode.commands.registerCommand('repoWiki.stampPage', (uri?: vscode.Uri) => stampPage(services, drift, uri)),
       vscode.commands.registerCommand('repoWiki.stampCitation', (uri: vscode.Uri, citation: string) => stampPage(services, drift, uri, [citation])),
       vscode.commands.registerCommand('repoWiki.openCitation', (uri: vscode.Uri, citation: string) => openCitation(services, drift, uri, citation)),
-      vscode.commands.registerCommand('repoWiki.relocateCitation', (uri: vscode.Uri, from: string, to: string) => editPage(services, uri, 'Updating the citation', (wiki, page) => relocateCitation(wiki, page, from, to))),
+      vscode.commands.registerCommand('repoWiki.relocateCitation', (uri: vscode.Uri, from: string, to: string, anchor?: unknown) => editPage(services, uri, 'Updating the citation', (wiki, page) => relocateCitation(wiki, page, from, to, isAnchor(anchor) ? anchor : undefined))),
       vscode.commands.registerCommand('repoWiki.markStale', (uri: vscode.Uri, suggested?: string) => markPageStale(services, uri, suggested)),
       registerCitedBy(services),
     );
@@ -238,4 +238,9 @@ async function markPageStale(services: Services, uri: vscode.Uri, suggested?: st
 async function saveIfDirty(uri: vscode.Uri): Promise<void> {
   const document = vscode.workspace.textDocuments.find((doc) => doc.uri.fsPath === uri.fsPath);
   if (document?.isDirty) await document.save();
+}
+
+/** A symbol anchor as the engine writes it; anything else a caller passes is not recorded. */
+function isAnchor(value: unknown): value is string {
+  return typeof value === 'string' && /^sig:[0-9a-f]{8} (body|shape):[0-9a-f]{8}$/.test(value);
 }

@@ -91,13 +91,28 @@ describe('Drift detection in a real VS Code extension host', () => {
     assert.deepEqual({ ...log.at(-1), ts: undefined }, { ts: undefined, op: 'stamp', pages: ['errors-become-responses-at-the-edge'], citations: ['src/todos.ts:TodoStore.complete'] });
   });
 
-  it('a renamed symbol becomes missing-symbol when the file is saved, and clears when renamed back', async () => {
-    await editAndSave('src/errors.ts', (text) => text.replace('export function isHttpError(', 'export function isHttpFailure('));
+  it('a symbol renamed and rewritten becomes missing-symbol when the file is saved, and clears when restored', async () => {
+    const rewrite = (text: string) => text.replace('export function isHttpError(', 'export function isHttpFailure(').replace('return value instanceof HttpError;', 'return value instanceof Error;');
+    const original = fs.readFileSync(file('src/errors.ts'), 'utf8');
+    await editAndSave('src/errors.ts', rewrite);
     const missing = await waitForDrift('errors-become-responses-at-the-edge', 'missing-symbol', 'isHttpError');
     assert.equal(missing.severity, vscode.DiagnosticSeverity.Error);
-    assert.deepEqual(driftOn('errors-become-responses-at-the-edge').map((d) => d.code), ['missing-symbol'], 'only the renamed citation drifts');
-    await editAndSave('src/errors.ts', (text) => text.replace('export function isHttpFailure(', 'export function isHttpError('));
+    assert.deepEqual(driftOn('errors-become-responses-at-the-edge').map((d) => d.code), ['missing-symbol'], 'only that citation drifts');
+    await editAndSave('src/errors.ts', () => original);
     await waitForNoDrift('errors-become-responses-at-the-edge', 'missing-symbol');
+  });
+
+  it('a renamed symbol is renamed-symbol, and "Update citation" points the page at the new name', async () => {
+    await editAndSave('src/errors.ts', (text) => text.replace('export function isHttpError(', 'export function isHttpFailure('));
+    const renamed = await waitForDrift('errors-become-responses-at-the-edge', 'renamed-symbol', 'isHttpError');
+    assert.equal(renamed.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(renamed.message, /was renamed to isHttpFailure/);
+    const actions = await quickFixes(pageUri('errors-become-responses-at-the-edge'), renamed, 'Update citation to isHttpFailure');
+    await apply(actions.find((action) => action.title === 'Update citation to isHttpFailure')!);
+    await waitForNoDrift('errors-become-responses-at-the-edge', 'renamed-symbol');
+    const page = fs.readFileSync(file('.wiki/pages/errors-become-responses-at-the-edge.md'), 'utf8');
+    assert.ok(page.includes('`src/errors.ts:isHttpFailure`') && !page.includes('isHttpError`'), 'the citation follows the rename');
+    await waitFor('no drift on the page', () => driftOn('errors-become-responses-at-the-edge').length === 0);
   });
 
   it('a symbol moved to another file is found, and the quick fix updates the citation', async () => {
