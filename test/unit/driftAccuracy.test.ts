@@ -14,7 +14,7 @@ import { DriftEngine, type DriftIssue } from '../../src/core/drift/driftEngine';
 import { stampPage } from '../../src/core/drift/stamp';
 import { symbolAnchor } from '../../src/core/drift/symbols';
 import { Wiki } from '../../src/core/wiki';
-import { fixedClock } from './fakes';
+import { fixedClock, pageText } from './fakes';
 
 // Compiled, this file is out/test/unit/driftAccuracy.test.js.
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/drift-project');
@@ -403,6 +403,45 @@ describe('drift accuracy on the fixture project', function () {
       const [unverified] = (await project.issues()).filter((issue) => issue.code === 'unverified');
       const yen = parser.parse('src/money.ts', project.read('src/money.ts')).symbols.get('Currency.Yen')!;
       assert.equal(unverified.data.anchor, symbolAnchor(yen));
+    });
+  });
+
+  describe('citations through re-exports resolve to the declaration', () => {
+    const citations = [
+      'src/index.ts:formatPrice', 'src/index.ts:Cart.add', 'src/index.ts:Cat.Search.byName', 'src/index.ts:roundPrice',
+      'src/index.ts:money.parsePrice', 'src/index.ts:Item', 'src/api/index.ts:Cart', 'src/api/index.ts:Shipping.Zones.zoneOf',
+    ];
+    beforeEach(async () => {
+      project.write('src/index.ts', [
+        "export { formatPrice } from './money.js';", "export * from './cart';", "export { Catalog as Cat } from './catalog';",
+        "import { roundPrice } from './money';", 'export { roundPrice };', "export * as money from './money';",
+      ].join('\n'));
+      project.write('src/api/index.ts', "export * from '../index';\nexport { Shipping } from '../catalog';\n");
+      project.write('.wiki/pages/public-api.md', pageText('Public API', `${citations.map((c) => `- \`${c}\``).join('\n')}\n`));
+      const stamped = await stampPage(project.wiki, project.engine(), (await project.wiki.readPage('public-api'))!);
+      assert.deepEqual(stamped.stamped.sort(), [...citations].sort());
+      assert.deepEqual(stamped.unresolved, []);
+    });
+
+    it('a stamped citation through a barrel, a rename, an import exported again or a namespace is not drift', async () => {
+      await assertIssues(project, []);
+    });
+
+    it('a change to the declaration is drift on the citation through the barrel', async () => {
+      project.edit('src/money.ts', 'toFixed(2)', 'toFixed(3)');
+      await assertIssues(project, ['body-changed src/index.ts:formatPrice', 'body-changed src/money.ts:formatPrice']);
+    });
+
+    it('opening the cited symbol goes to its declaration', async () => {
+      assert.deepEqual(await project.engine().locate({ path: 'src/api/index.ts', symbol: 'Cart' }), { path: 'src/cart.ts', line: 11 });
+      assert.deepEqual((await project.engine().locate({ path: 'src/index.ts', symbol: 'money.parsePrice' }))?.path, 'src/money.ts');
+    });
+
+    it('a re-export removed from the barrel is drift, a cycle of barrels is not a hang', async () => {
+      project.write('src/index.ts', "export * from './cart';\nexport * from './api/index';\n");
+      project.write('src/api/index.ts', "export * from '../index';\n");
+      const issues = summary(await project.issues()).filter((issue) => issue.includes('src/index.ts:formatPrice') || issue.includes('src/api/index.ts:Shipping'));
+      assert.deepEqual(issues, ['moved-symbol src/api/index.ts:Shipping.Zones.zoneOf → src/catalog.ts', 'moved-symbol src/index.ts:formatPrice → src/money.ts']);
     });
   });
 

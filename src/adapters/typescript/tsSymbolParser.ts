@@ -23,8 +23,9 @@
 // of that value when it is an arrow function or function expression; the type of a type alias.
 import ts from 'typescript';
 import { TS_LIKE } from '../../core/drift/citations';
-import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
+import type { FileSymbols, ReExport, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
 import { declarationRuns, runsDeclaring, type DeclarationRuns } from './declarationChunks';
+import { findReExports } from './reExports';
 import { regexMayFollow } from './scan';
 
 export const TS_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -290,6 +291,7 @@ class ParsedFile implements FileSymbols {
   private runsFailed = false;
   private readonly found = new Map<string, SourceSymbol | undefined>();
   private fileHash?: string;
+  private exportedFrom?: readonly ReExport[];
 
   constructor(
     private readonly scanner: ts.Scanner,
@@ -308,6 +310,11 @@ class ParsedFile implements FileSymbols {
     // Telling JSX text from code needs the parse; plain TypeScript needs only the scanner.
     const source = this.kind === ts.ScriptKind.TS ? this.plainSource() : this.parseWhole().source;
     return (this.fileHash ??= hex(source.hash(FNV_OFFSET, 0, this.text.length)));
+  }
+
+  /** Parsed on first use: only a citation that the file does not declare asks. */
+  reExports(): readonly ReExport[] {
+    return (this.exportedFrom ??= findReExports(this.fileName, this.text, this.kind));
   }
 
   get(name: string): SourceSymbol | undefined {

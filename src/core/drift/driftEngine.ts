@@ -30,7 +30,18 @@ export interface CancellationFlag {
 /** What a cited file holds now: absent, refused by the file-access module, or its symbols and whole-file fingerprint. */
 type SourceState =
   | { exists: false; refused?: FileAccessError }
-  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols'>; fingerprint: string };
+  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols' | 'reExports'>; fingerprint: string };
+
+/** A cited symbol's declaration: the file that declares it (after re-exports), the symbol, and that file's symbols. */
+interface Declared {
+  path: string;
+  symbol: SourceSymbol;
+  file: Pick<FileSymbols, 'symbols'>;
+}
+
+/** Barrels rarely nest deeply; this bounds a cycle the `seen` set does not catch. */
+const MAX_REEXPORT_HOPS = 16;
+const MODULE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
@@ -91,8 +102,8 @@ export class DriftEngine {
     const source = await this.source(citation.path);
     if (!source.exists) return undefined;
     if (!citation.symbol) return fileAnchor(source.fingerprint);
-    const symbol = source.symbols?.get(citation.symbol);
-    return symbol && anchorOf(source.symbols!, symbol);
+    const declared = await this.declaration(citation.path, citation.symbol);
+    return declared && anchorOf(declared.file, declared.symbol);
   }
 
   /** Whether a citation's recorded anchor still matches the code (an anchor in an older format may, and is then kept). */
@@ -106,8 +117,43 @@ export class DriftEngine {
     if (!source.exists && source.refused) throw source.refused;
     if (!source.exists) return undefined;
     if (!citation.symbol) return { path: citation.path, line: 0 };
-    const symbol = source.symbols?.get(citation.symbol);
-    return symbol && { path: citation.path, line: symbol.startLine };
+    const declared = await this.declaration(citation.path, citation.symbol);
+    return declared && { path: declared.path, line: declared.symbol.startLine };
+  }
+
+  /**
+   * Where a cited symbol is declared: in the cited file, or in the module it is re-exported from
+   * (`export { X } from`, `export *`, `export { X as Y }`, an import exported again), followed
+   * through barrels by module path alone, never through a whole program.
+   */
+  private async declaration(relPath: string, name: string, seen = new Set<string>()): Promise<Declared | undefined> {
+    const source = await this.source(relPath);
+    if (!source.exists || !source.symbols) return undefined;
+    const symbol = source.symbols.get(name);
+    if (symbol) return { path: relPath, symbol, file: source.symbols };
+    const key = `${relPath}:${name}`;
+    if (seen.has(key) || seen.size >= MAX_REEXPORT_HOPS) return undefined;
+    seen.add(key);
+    const [head, ...rest] = name.split('.');
+    for (const entry of source.symbols.reExports?.() ?? []) {
+      const target = entry.exported === '*' ? name : entry.exported !== head ? undefined : entry.imported === '*' ? rest.join('.') : [entry.imported, ...rest].join('.');
+      if (!target) continue; // not this name, or a namespace re-export cited as a whole
+      const module = await this.resolveModule(relPath, entry.from);
+      const found = module && (await this.declaration(module, target, seen));
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** A relative module specifier as a workspace file: the TS/JS file it names, with or without extension, or its folder's index. */
+  private async resolveModule(fromPath: string, specifier: string): Promise<string | undefined> {
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined; // a package: not this workspace's code
+    const base = path.posix.join(path.posix.dirname(fromPath), specifier);
+    if (base.startsWith('../')) return undefined;
+    const stem = base.replace(/\.(m|c)?jsx?$/, '');
+    const candidates = TS_LIKE.test(base) ? [base, ...MODULE_EXTENSIONS.map((ext) => stem + ext)] : [...MODULE_EXTENSIONS.map((ext) => base + ext), ...MODULE_EXTENSIONS.map((ext) => `${base}/index${ext}`)];
+    for (const candidate of candidates) if ((await this.source(candidate)).exists) return candidate;
+    return undefined;
   }
 
   private async checkCitation(citation: Citation, anchor: string | undefined): Promise<Omit<DriftIssue, 'page' | 'range' | 'severity'> | undefined> {
@@ -127,7 +173,8 @@ export class DriftEngine {
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} moved: ${citation.path} no longer exists and it is now declared in ${movedTo}.`, { movedTo });
       return issue(DriftCode.MissingFile, `${citation.path} does not exist.`);
     }
-    const current = citation.symbol ? source.symbols?.get(citation.symbol) : undefined;
+    const declared = citation.symbol ? await this.declaration(citation.path, citation.symbol) : undefined;
+    const current = declared?.symbol;
     if (citation.symbol && !current) {
       const movedTo = await this.findMoved(citation);
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
@@ -137,7 +184,7 @@ export class DriftEngine {
       }
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
-    const now = current ? anchorOf(source.symbols!, current) : fileAnchor(source.fingerprint);
+    const now = declared ? anchorOf(declared.file, declared.symbol) : fileAnchor(source.fingerprint);
     if (!anchor) {
       return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now });
     }

@@ -17,6 +17,17 @@ export type SymbolKind =
   | 'function' | 'class' | 'method' | 'property' | 'accessor' | 'constructor' | 'interface'
   | 'type' | 'enum' | 'enum-member' | 'namespace' | 'variable' | 'default';
 
+/**
+ * A name a module exports from another module. `export { a as b } from './m'` is
+ * `{ exported: 'b', imported: 'a', from: './m' }`; `export * from './m'` exports `*`;
+ * `export * as ns from './m'` imports `*` as `ns`. An imported binding exported again counts too.
+ */
+export interface ReExport {
+  exported: string;
+  imported: string;
+  from: string;
+}
+
 export interface FileSymbols {
   /** The declaration with this qualified name; a parser may read only the parts of the file that can declare it. */
   get(name: string): SourceSymbol | undefined;
@@ -24,6 +35,8 @@ export interface FileSymbols {
   readonly symbols: Map<string, SourceSymbol>;
   /** 8 hex chars: hash of the whole file's normalised tokens (whitespace and comments ignored). */
   readonly fingerprint: string;
+  /** What the file exports from other modules, for languages that have re-exports. */
+  reExports?(): readonly ReExport[];
 }
 
 /** Parses TS/JS source text into symbols. Implemented in adapters with the TypeScript compiler API. */
