@@ -25,3 +25,22 @@ export async function filesChangedSince(folder: string, ref: string): Promise<st
 function firstLine(error: unknown): string {
   return String((error as Error).message ?? error).trim().split('\n')[0];
 }
+
+/** The commit HEAD names, or undefined outside a repository or before its first commit. */
+export async function headCommit(folder: string): Promise<string | undefined> {
+  try {
+    return (await simpleGit({ baseDir: folder }).revparse(['HEAD'])).trim() || undefined;
+  } catch {
+    return undefined; // not a repository, or no commit yet: stamps then record no commit
+  }
+}
+
+/** A file's text at a commit (path relative to `folder`), or undefined when that commit has no such file. */
+export async function fileAtCommit(folder: string, commit: string, relPath: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{7,40}$/.test(commit)) return undefined;
+  try {
+    return await simpleGit({ baseDir: folder }).show([`${commit}:./${relPath}`]);
+  } catch {
+    return undefined; // the commit is not in this clone, or the file did not exist then
+  }
+}

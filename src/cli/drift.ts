@@ -1,6 +1,8 @@
+import { fileAtCommit, headCommit } from '../adapters/gitChanges';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { DriftCode } from '../core/drift/driftCodes';
 import type { DriftEngine, DriftIssue, DriftReport } from '../core/drift/driftEngine';
+import { whatChanged } from '../core/drift/whatChanged';
 import { relocateCitation } from '../core/pageEdits';
 import type { Wiki } from '../core/wiki';
 import { stampPage } from '../core/drift/stamp';
@@ -22,13 +24,14 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
   let stamped = 0;
   let stampError: WikiError | undefined;
   if (stamping) {
+    const verifiedAt = await headCommit(wiki.root);
     try {
       for (const slug of review) {
         const page = pages.find((p) => p.slug === slug);
         if (!page) throw new WikiError('invalid-page', `There is no page "${slug}" to review.`, 'Name a page by its slug, as in .wiki/pages/<slug>.md.');
-        stamped += (await stampPage(wiki, engine, page)).stamped.length;
+        stamped += (await stampPage(wiki, engine, page, { verifiedAt })).stamped.length;
       }
-      if (options.stamp) for (const page of pages.filter((p) => p.valid && !review.includes(p.slug))) stamped += (await stampPage(wiki, engine, page, { onlyMissing: true })).stamped.length;
+      if (options.stamp) for (const page of pages.filter((p) => p.valid && !review.includes(p.slug))) stamped += (await stampPage(wiki, engine, page, { onlyMissing: true, verifiedAt })).stamped.length;
       if (stamped) await wiki.rebuildIndex();
     } catch (error) {
       if (!(error instanceof WikiError)) throw error;
@@ -66,4 +69,18 @@ function onlyTouched(engine: DriftEngine, pages: WikiPage[], changed: readonly s
   const paths = new Set(changed);
   const citing = new Set(engine.pagesCiting(pages, paths));
   return pages.filter((page) => paths.has(page.relPath) || citing.has(page));
+}
+
+/** `--diff`: per changed citation (signature or body), a unified diff of its code since the commit it was verified at, or why there is none. */
+export async function citationDiffs({ wiki, drift: engine, root }: WorkspaceCore, issues: readonly DriftIssue[]): Promise<Map<DriftIssue, string>> {
+  const { createTwoFilesPatch } = await import('diff');
+  const diffs = new Map<DriftIssue, string>();
+  const pages = new Map((await wiki.loadPages()).map((page) => [page.relPath, page]));
+  for (const issue of issues) {
+    if (issue.code !== DriftCode.SignatureChanged && issue.code !== DriftCode.BodyChanged) continue;
+    const anchor = pages.get(issue.page)?.frontmatter.anchors?.[issue.data.citation];
+    const change = await whatChanged(engine, (commit, relPath) => fileAtCommit(root, commit, relPath), { text: issue.data.citation, path: issue.data.path, symbol: issue.data.symbol }, anchor);
+    diffs.set(issue, 'unavailable' in change ? change.unavailable : createTwoFilesPatch(`a/${change.path}`, `b/${change.path}`, `${change.before}\n`, `${change.after}\n`, `at ${change.commit}`, 'now'));
+  }
+  return diffs;
 }

@@ -4,6 +4,7 @@ import { openWorkspace } from '../adapters/workspace';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
+import type { DriftIssue } from '../core/drift/driftEngine';
 import type { LintIssue } from '../core/model';
 import { terminalSafe } from '../core/terminalText';
 import type { Wiki } from '../core/wiki';
@@ -44,6 +45,8 @@ Options:
   --stamp          with drift: stamp citations that have no fingerprint yet
   --review SLUG    with drift: you checked this page against the code; stamp all its
                    citations again so the drift you saw is cleared (repeatable)
+  --diff           with drift: under each changed citation, a unified diff of its code since
+                   the commit its page was verified at
   --changed-since REF
                    with drift: check only the pages edited, or citing a file changed, since
                    REF (from its merge base with HEAD, uncommitted changes included)
@@ -80,6 +83,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         stamp: { type: 'boolean', default: false },
         review: { type: 'string', multiple: true },
         'changed-since': { type: 'string' },
+        diff: { type: 'boolean', default: false },
         offline: { type: 'boolean', default: false },
         model: { type: 'string', default: MODEL_DEFAULTS.model },
         yes: { type: 'boolean', default: false },
@@ -121,7 +125,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (!(await wiki.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
-    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [], changedSince: values['changed-since'], fix: values.fix === true }, io);
+    if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [], changedSince: values['changed-since'], fix: values.fix === true, diff: values.diff === true }, io);
     if (command === 'hook install') {
       const { installPreCommitHook } = await import('../adapters/gitHooks');
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
@@ -209,9 +213,9 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   return fixFailed ? 2 : errors ? 1 : 0;
 }
 
-async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string; fix: boolean }, io: Io): Promise<number> {
+async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string; fix: boolean; diff: boolean }, io: Io): Promise<number> {
   const { wiki } = core;
-  const { checkDrift } = await import('./drift');
+  const { checkDrift, citationDiffs } = await import('./drift');
   const changed = options.changedSince === undefined ? undefined : await (await import('../adapters/gitChanges')).filesChangedSince(wiki.root, options.changedSince);
   const { report, stamped, fixed, stampError } = await checkDrift(core, { ...options, changed });
   const stamp = options.stamp || options.review.length > 0;
@@ -219,9 +223,12 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
   // A pages folder that leads out means no page was checked: an error, never a green run.
   const problems = await wikiErrors(wiki);
   const errors = problems.length + report.issues.filter((issue) => issue.severity === 'error').length;
+  const diffs = options.diff ? await citationDiffs(core, report.issues) : new Map<DriftIssue, string>();
   if (format === 'json') {
-    const issues = report.issues.map((issue) => ({ ...toJson(issue), citation: issue.data.citation }));
-    const ordered = issues.map(({ page, line, column, citation, code, severity, message }) => ({ page, line, column, citation, code, severity, message }));
+    const ordered = report.issues.map((issue) => {
+      const { page, line, column, code, severity, message } = toJson(issue);
+      return { page, line, column, citation: issue.data.citation, code, severity, message, ...(diffs.has(issue) ? { diff: diffs.get(issue) } : {}) };
+    });
     io.out(JSON.stringify({ pagesChecked: report.pagesChecked, citationsChecked: report.citationsChecked, issues: ordered, ...(options.fix ? { fixed } : {}), ...(problems.length ? { problems: problems.map(toJson) } : {}) }, null, 2));
   } else if (format === 'github') {
     for (const issue of [...problems, ...report.issues]) {
@@ -234,6 +241,8 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
     for (const issue of report.issues) {
       const { line, column } = toJson(issue);
       io.out(`${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.data.citation}  ${issue.message}`);
+      const diff = diffs.get(issue);
+      if (diff) io.out(diff.trimEnd().split('\n').map((text) => `    ${text}`).join('\n'));
     }
     if (stamp) io.out(`Stamped ${stamped} citation${stamped === 1 ? '' : 's'}.`);
     for (const line of fixed) io.out(`Updated ${line}`);

@@ -209,6 +209,34 @@ describe('repo-wiki CLI', function () {
       assert.deepEqual({ ...log.at(-1), ts: undefined }, { ts: undefined, op: 'relocate-citation', pages: ['errors-become-responses-at-the-edge'], from: 'src/errors.ts:isHttpError', to: 'src/errors.ts:isHttpFailure' });
     });
 
+    it('a review records the commit; --diff then prints what changed in each cited symbol since', () => {
+      const ws = demoCopy();
+      const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: ws, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('commit', '-qm', 'base');
+      const head = git('rev-parse', 'HEAD').stdout.trim();
+      assert.equal(run(['drift', '--workspace', ws, '--review', 'errors-become-responses-at-the-edge']).code, 0);
+      const page = fs.readFileSync(path.join(ws, '.wiki/pages/errors-become-responses-at-the-edge.md'), 'utf8');
+      assert.match(page, new RegExp(`"src/todos\\.ts:TodoStore\\.complete": "sig:[0-9a-f]{8} body:[0-9a-f]{8} at:${head.slice(0, 12)}"`), 'the reviewed anchor names the commit');
+
+      const errors = path.join(ws, 'src/errors.ts');
+      fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('return new HttpError(500).toResponse();', 'return new HttpError(503).toResponse();'));
+      const text = run(['drift', '--workspace', ws, '--diff']);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /body-changed  src\/errors\.ts:toErrorResponse/);
+      assert.match(text.stdout, new RegExp(`--- a/src/errors\\.ts\\s+at ${head.slice(0, 12)}`));
+      assert.match(text.stdout, /^\s+-\s+return new HttpError\(500\)\.toResponse\(\);$/m);
+      assert.match(text.stdout, /^\s+\+\s+return new HttpError\(503\)\.toResponse\(\);$/m);
+      assert.ok(!/isHttpError\(value/.test(text.stdout.split('toErrorResponse')[1] ?? ''), 'only the cited symbol\'s lines, not the rest of the file');
+
+      const json = JSON.parse(run(['drift', '--workspace', ws, '--diff', '--format', 'json']).stdout);
+      const changed = json.issues.find((i: { citation: string }) => i.citation === 'src/errors.ts:toErrorResponse');
+      assert.match(changed.diff, /\+\s+return new HttpError\(503\)/);
+      const unstamped = json.issues.find((i: { citation: string; code: string }) => i.code === 'body-changed' && i.citation === 'src/todos.ts:TodoStore');
+      assert.match(unstamped.diff, /stamped without a commit/);
+    });
+
     it('rejects --format github outside drift', () => {
       const ws = tempDir();
       run(['init', '--workspace', ws]);

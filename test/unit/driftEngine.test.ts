@@ -150,7 +150,7 @@ describe('DriftEngine', () => {
     assert.match((await engine.currentAnchor({ path: 'src/a.ts', outside: false }))!, /^file:f[0-9a-f]{7}$/);
     assert.equal(await engine.currentAnchor({ path: 'src/a.ts', symbol: 'Nope', outside: false }), undefined);
     assert.equal(await engine.currentAnchor({ path: 'src/none.ts', outside: false }), undefined);
-    assert.deepEqual(await engine.locate({ path: 'src/a.ts', symbol: 'Bar' }), { path: 'src/a.ts', line: 1 });
+    assert.deepEqual(await engine.locate({ path: 'src/a.ts', symbol: 'Bar' }), { path: 'src/a.ts', line: 1, symbol: 'Bar' });
     assert.deepEqual(await engine.locate({ path: 'src/a.ts' }), { path: 'src/a.ts', line: 0 });
     assert.equal(await engine.locate({ path: 'src/a.ts', symbol: 'Nope' }), undefined);
   });

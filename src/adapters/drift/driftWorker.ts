@@ -1,9 +1,11 @@
 // Worker-thread entry: drift analysis (TypeScript parsing included) runs here, off the extension host's main thread.
 import { parentPort } from 'node:worker_threads';
 import { stampPage } from '../../core/drift/stamp';
+import { whatChanged } from '../../core/drift/whatChanged';
 import { WikiError } from '../../core/errors';
 import { parsePage } from '../../core/page';
 import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
+import { fileAtCommit, headCommit } from '../gitChanges';
 import { openWorkspaceCore, type WorkspaceCore } from '../workspaceCore';
 import type { DriftRequest, FromWorker, ScopedDriftReport, ToWorker } from './protocol';
 
@@ -47,12 +49,14 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
     case 'stamp': {
       const page = await wiki.readPage(request.slug);
       if (!page) throw new WikiError('invalid-page', `There is no page "${request.slug}".`);
-      return stampPage(wiki, engine, page, { citations: request.citations, onlyMissing: request.onlyMissing });
+      return stampPage(wiki, engine, page, { citations: request.citations, onlyMissing: request.onlyMissing, verifiedAt: await headCommit(request.root) });
     }
     case 'locate':
       return (await engine.locate({ path: request.path, symbol: request.symbol })) ?? null;
     case 'symbols':
       return [...parser.parse(request.path, request.text).symbols.values()];
+    case 'whatChanged':
+      return whatChanged(engine, (commit, relPath) => fileAtCommit(request.root, commit, relPath), request.citation, request.anchor);
     case 'anchor':
       return (await engine.currentAnchor({ path: request.path, symbol: request.symbol, outside: request.outside })) ?? null;
   }

@@ -1,6 +1,7 @@
 import type { DriftReport } from '../../core/drift/driftEngine';
 import type { StampResult } from '../../core/drift/stamp';
 import type { SourceSymbol } from '../../core/drift/symbols';
+import type { WhatChanged } from '../../core/drift/whatChanged';
 
 /** Requests the extension host sends to the drift worker; every one names its workspace folder. */
 export type DriftRequest =
@@ -11,6 +12,8 @@ export type DriftRequest =
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
   | { kind: 'locate'; root: string; path: string; symbol?: string }
   | { kind: 'symbols'; root: string; path: string; text: string }
+  /** The cited code at the commit its anchor records, and now. */
+  | { kind: 'whatChanged'; root: string; citation: { text: string; path: string; symbol?: string }; anchor?: string }
   /** The fingerprint a citation would be stamped with now; null when it does not resolve. */
   | { kind: 'anchor'; root: string; path: string; symbol?: string; outside: boolean };
 
@@ -26,6 +29,7 @@ export interface DriftResponses {
   locate: { path: string; line: number } | null;
   symbols: SourceSymbol[];
   anchor: string | null;
+  whatChanged: WhatChanged;
 }
 
 export type ToWorker = { id: number; request: DriftRequest } | { id: number; cancel: true };

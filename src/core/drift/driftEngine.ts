@@ -106,19 +106,34 @@ export class DriftEngine {
     return declared && anchorOf(declared.file, declared.symbol);
   }
 
-  /** Whether a citation's recorded anchor still matches the code (an anchor in an older format may, and is then kept). */
-  async matches(citation: Citation, anchor: string): Promise<boolean> {
-    return (await this.checkCitation(citation, anchor)) === undefined;
-  }
-
-  /** Where a symbol is declared now, for "open the cited symbol"; throws the refusal of a file Repo Wiki does not read (a link out). */
-  async locate(citation: Pick<Citation, 'path' | 'symbol'>): Promise<{ path: string; line: number } | undefined> {
+  /**
+   * Where a symbol is declared now (its file and qualified name there, after re-exports), for "open
+   * the cited symbol"; throws the refusal of a file Repo Wiki does not read (a link out).
+   */
+  async locate(citation: Pick<Citation, 'path' | 'symbol'>): Promise<{ path: string; line: number; symbol?: string } | undefined> {
     const source = await this.source(citation.path);
     if (!source.exists && source.refused) throw source.refused;
     if (!source.exists) return undefined;
     if (!citation.symbol) return { path: citation.path, line: 0 };
     const declared = await this.declaration(citation.path, citation.symbol);
-    return declared && { path: declared.path, line: declared.symbol.startLine };
+    return declared && { path: declared.path, line: declared.symbol.startLine, symbol: declared.symbol.name };
+  }
+
+  /** The text of a workspace file now, through the guarded file access; undefined when it is gone or refused. */
+  async textOf(relPath: string): Promise<string | undefined> {
+    try {
+      return new TextDecoder().decode(await this.fs.readFile(path.join(this.root, relPath)));
+    } catch (error) {
+      if (isNotAFile(error) || isFileAccessError(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** The lines of `symbol` in one version of a file (the whole text without a symbol); undefined when that version does not declare it. */
+  excerpt(relPath: string, text: string, symbol?: string): string | undefined {
+    if (!symbol) return text;
+    const declared = this.parser.parse(relPath, text).get(symbol);
+    return declared && text.split('\n').slice(declared.startLine, declared.endLine + 1).join('\n');
   }
 
   /**

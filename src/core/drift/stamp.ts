@@ -3,12 +3,22 @@ import type { PageFrontmatter, WikiPage } from '../model';
 import type { Wiki, WikiWrites } from '../wiki';
 import { findCitations } from './citations';
 import type { DriftEngine } from './driftEngine';
+import { anchorAt } from './symbols';
 
 export interface StampResult {
   slug: string;
   stamped: string[];
   /** Citations that do not resolve, so they cannot be stamped. */
   unresolved: string[];
+}
+
+export interface StampOptions {
+  /** Only citations without an anchor. */
+  onlyMissing?: boolean;
+  /** Only these citations (by text). */
+  citations?: readonly string[];
+  /** The commit the code was verified at (HEAD), recorded in each new anchor. */
+  verifiedAt?: string;
 }
 
 /**
@@ -20,7 +30,7 @@ export function stampPage(
   wiki: Wiki,
   engine: DriftEngine,
   loaded: WikiPage,
-  options: { onlyMissing?: boolean; citations?: readonly string[] } = {},
+  options: StampOptions = {},
 ): Promise<StampResult> {
   return wiki.exclusive(async (writes) => {
     const page = (await wiki.readPage(loaded.slug)) ?? loaded;
@@ -28,7 +38,7 @@ export function stampPage(
   });
 }
 
-async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, page: WikiPage, options: { onlyMissing?: boolean; citations?: readonly string[] }): Promise<StampResult> {
+async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, page: WikiPage, options: StampOptions): Promise<StampResult> {
   if (!page.valid) {
     throw new WikiError('invalid-page', `${page.relPath} has frontmatter problems, so its anchors cannot be updated.`, 'Fix the problems shown in the Problems panel first.');
   }
@@ -38,9 +48,8 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
   for (const citation of findCitations(page)) {
     if (options.citations && !options.citations.includes(citation.text)) continue;
     if (options.onlyMissing && anchors[citation.text]) continue;
-    // Unchanged code keeps its anchor, even one recorded in an older format.
-    if (anchors[citation.text] && (await engine.matches(citation, anchors[citation.text]))) continue;
-    const anchor = await engine.currentAnchor(citation);
+    const current = await engine.currentAnchor(citation);
+    const anchor = current && anchorAt(current, options.verifiedAt);
     if (!anchor) unresolved.push(citation.text);
     else if (anchors[citation.text] !== anchor) {
       anchors[citation.text] = anchor;

@@ -69,6 +69,11 @@ export function containerShape(symbols: ReadonlyMap<string, SourceSymbol>, conta
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
+/** An anchor with the commit it was verified against, so "what changed" can show the code as it was. */
+export function anchorAt(anchor: string, commit: string | undefined): string {
+  return commit ? `${anchor} at:${commit.slice(0, 12)}` : anchor;
+}
+
 /** The anchor string for a whole-file citation. */
 export function fileAnchor(fingerprint: string): string {
   return `file:${fingerprint}`;
@@ -79,13 +84,15 @@ export interface ParsedAnchor {
   body?: string;
   shape?: string;
   file?: string;
+  /** The commit the citation was verified against, when the stamp knew it. */
+  at?: string;
 }
 
 export function parseAnchor(anchor: string): ParsedAnchor {
   const out: ParsedAnchor = {};
   for (const part of anchor.trim().split(/\s+/)) {
     const [key, value] = part.split(':', 2);
-    if ((key === 'sig' || key === 'body' || key === 'shape' || key === 'file') && value) out[key] = value;
+    if ((key === 'sig' || key === 'body' || key === 'shape' || key === 'file' || key === 'at') && value) out[key] = value;
   }
   return out;
 }

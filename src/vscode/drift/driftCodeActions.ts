@@ -32,6 +32,9 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
       if (code === DriftCode.RenamedSymbol && issue.data.renamedTo) {
         action(`Update citation to ${issue.data.renamedTo}`, 'repoWiki.relocateCitation', [document.uri, citation, `${issue.data.path}:${issue.data.renamedTo}`, issue.data.anchor], true);
       }
+      if (code === DriftCode.SignatureChanged || code === DriftCode.BodyChanged) {
+        action('Show what changed', 'repoWiki.showWhatChanged', [document.uri, citation]);
+      }
       if (code === DriftCode.SignatureChanged || code === DriftCode.BodyChanged || code === DriftCode.Unverified) {
         action('Mark as reviewed (record the current fingerprint)', 'repoWiki.stampCitation', [document.uri, citation], code === DriftCode.Unverified);
       }

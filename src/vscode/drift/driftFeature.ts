@@ -10,6 +10,7 @@ import { ensureTrusted, showError } from '../userErrors';
 import { DriftCodeActions } from './driftCodeActions';
 import { DriftService } from './driftService';
 import { registerCitedBy } from './citedBy';
+import { registerWhatChanged } from './whatChangedView';
 
 const IGNORED = /(^|\/)(node_modules|\.git|\.wiki|dist|out|\.vscode-test)\//;
 
@@ -109,6 +110,7 @@ export const driftFeature = {
       vscode.commands.registerCommand('repoWiki.relocateCitation', (uri: vscode.Uri, from: string, to: string, anchor?: unknown) => editPage(services, uri, 'Updating the citation', (wiki, page) => relocateCitation(wiki, page, from, to, isAnchor(anchor) ? anchor : undefined))),
       vscode.commands.registerCommand('repoWiki.markStale', (uri: vscode.Uri, suggested?: string) => markPageStale(services, uri, suggested)),
       registerCitedBy(services),
+      registerWhatChanged(services, drift),
     );
     for (const wiki of services.wikis.all()) {
       void services.snapshots.get(wiki).then((snapshot) => {
