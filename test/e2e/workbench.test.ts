@@ -93,6 +93,41 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
     await screenshot(page, 'drift-quick-fix-applied');
   });
 
+  it('"Show what changed" opens a diff of the reviewed code against now', async () => {
+    const todos = path.join(workspace, 'src', 'todos.ts');
+    const original = fs.readFileSync(todos, 'utf8');
+    fs.writeFileSync(todos, original.replace('    todo.done = done;\n', '    todo.done = done;\n    todo.updated = Date.now();\n'));
+    try {
+      const problems = page.locator('.markers-panel');
+      const row = problems.locator('.monaco-list-row', { hasText: 'The code of TodoStore.complete changed since this page was verified.' }).first();
+      await row.waitFor({ timeout: 30000 });
+      await row.dblclick();
+      await page.locator('.tab.active', { hasText: 'errors-become-responses-at-the-edge.md' }).waitFor({ timeout: 30000 });
+      const showFix = page.locator('.action-widget .monaco-list-row', { hasText: 'Show what changed' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+Period');
+        try {
+          await showFix.waitFor({ timeout: 5000 });
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error; // code actions can lag the first open of an editor
+        }
+      }
+      const focused = page.locator('.action-widget .monaco-list-row.focused');
+      for (let i = 0; i < 10 && !((await focused.textContent()) ?? '').includes('Show what changed'); i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      const diff = page.locator('.monaco-diff-editor');
+      await diff.waitFor({ timeout: 30000 });
+      await page.locator('.tab.active', { hasText: /TodoStore\.complete: at [0-9a-f]{12}/ }).waitFor({ timeout: 30000 });
+      await diff.locator('.line-insert', { hasText: '' }).first().waitFor({ timeout: 30000 });
+      await diff.getByText('todo.updated = Date.now();').first().waitFor({ timeout: 30000 });
+      await screenshot(page, 'drift-what-changed');
+      await runCommand(page, 'View: Close Editor');
+    } finally {
+      fs.writeFileSync(todos, original);
+    }
+  });
+
   it('creates a page with "New page" and shows it in the tree and the index', async () => {
     await runCommand(page, 'Repo Wiki: New page');
     const input = page.locator('.quick-input-widget .quick-input-box input');
