@@ -1,5 +1,5 @@
 import type { DriftEngine } from '../core/drift/driftEngine';
-import type { SourceSymbol } from '../core/drift/symbols';
+import type { SourceSymbol, TypeFingerprints } from '../core/drift/symbols';
 import type { WikiPage } from '../core/model';
 import { ProposalStore, type ProposalContext } from '../core/proposals';
 import { createWikiTools, type WikiTool } from '../core/tools';
@@ -35,10 +35,10 @@ export interface WorkspaceCore {
  * one goes through the guarded file access. The extension host keeps to `openWorkspace` and
  * reaches the rest through the drift worker.
  */
-export function openWorkspaceCore(root: string, options: { parser?: CachingSymbolParser; rgPath?: string } = {}): WorkspaceCore {
+export function openWorkspaceCore(root: string, options: { parser?: CachingSymbolParser; rgPath?: string; semantic?: boolean } = {}): WorkspaceCore {
   const { wiki, files } = openWorkspace(root, { syncReads: true });
   const parser = options.parser ?? new CachingSymbolParser(new TsSymbolParser());
-  const { engine, search } = createDriftEngine(root, files, parser);
+  const { engine, search } = createDriftEngine(root, files, parser, options.semantic ? lazySemanticTypes(root, files) : undefined);
   const symbolsOf = async (relPath: string, text: string) => [...parser.parse(relPath, text).symbols.values()];
   let last: readonly WikiPage[] = [];
   const pages = async () => {
@@ -53,4 +53,11 @@ export function openWorkspaceCore(root: string, options: { parser?: CachingSymbo
     proposals: { wiki, store: new ProposalStore(wiki.dir, files), resolver: engine, clock: systemClock },
     tools: (toolOptions = {}) => createWikiTools({ wiki, pages, ...(toolOptions.ages ? { ages: toolOptions.ages } : {}), drift: engine, files, symbolsOf, search: codeSearch }),
   };
+}
+
+/** Semantic mode's type fingerprints; ts-morph and the whole program load only when a type is first asked for. */
+function lazySemanticTypes(root: string, files: WorkspaceFiles): TypeFingerprints {
+  let types: TypeFingerprints | undefined;
+  const load = () => (types ??= new (require('./typescript/semanticTypes') as typeof import('./typescript/semanticTypes')).SemanticTypes(root, files));
+  return { typeOf: (relPath, symbol) => load().typeOf(relPath, symbol), invalidate: (relPath) => types?.invalidate(relPath) };
 }

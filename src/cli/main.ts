@@ -47,6 +47,9 @@ Options:
                    citations again so the drift you saw is cleared (repeatable)
   --diff           with drift: under each changed citation, a unified diff of its code since
                    the commit its page was verified at
+  --semantic       with drift: also compare each cited symbol's resolved type (a ts-morph
+                   program over tsconfig.json), so a type changed through a callee is
+                   type-changed; stamping then records types
   --changed-since REF
                    with drift: check only the pages edited, or citing a file changed, since
                    REF (from its merge base with HEAD, uncommitted changes included)
@@ -84,6 +87,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         review: { type: 'string', multiple: true },
         'changed-since': { type: 'string' },
         diff: { type: 'boolean', default: false },
+        semantic: { type: 'boolean', default: false },
         offline: { type: 'boolean', default: false },
         model: { type: 'string', default: MODEL_DEFAULTS.model },
         yes: { type: 'boolean', default: false },
@@ -115,7 +119,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
   const root = path.resolve(cwd, values.workspace ?? '.');
   const { wiki } = openWorkspace(root);
   // The whole core (TypeScript, the tools) loads only for the commands that need it.
-  const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root);
+  const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root, { semantic: values.semantic === true });
   try {
     if (command === 'init') return await init(wiki, format, io);
     if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install'].includes(command)) {

@@ -24,6 +24,7 @@ export type WikiErrorCode =
   | 'write-failed'
   | 'git-unavailable'
   | 'unknown-revision'
+  | 'semantic-too-large'
   | 'hook-not-shell'
   | 'nothing-to-commit'
   | 'conversation-not-found'

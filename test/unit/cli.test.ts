@@ -237,6 +237,25 @@ describe('repo-wiki CLI', function () {
       assert.match(unstamped.diff, /stamped without a commit/);
     });
 
+    it('--semantic reports a type changed through a callee, which the text alone cannot see', () => {
+      const ws = tempDir();
+      run(['init', '--workspace', ws]);
+      fs.mkdirSync(path.join(ws, 'src'));
+      fs.writeFileSync(path.join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler' }, include: ['src'] }));
+      fs.writeFileSync(path.join(ws, 'src/helper.ts'), 'export function helper() {\n  return 1;\n}\n');
+      fs.writeFileSync(path.join(ws, 'src/wrap.ts'), "import { helper } from './helper';\n\nexport function wrap() {\n  return helper();\n}\n");
+      fs.writeFileSync(path.join(ws, '.wiki/pages/wrapping.md'), '---\ntitle: Wrapping\ntopic: architecture\nsummary: How wrap works.\nstatus: active\ntags: []\ncreated: 2026-11-01\nupdated: 2026-11-01\n---\n`src/wrap.ts:wrap` returns what `src/helper.ts:helper` returns. See [[welcome]].\n');
+      const stamped = run(['drift', '--workspace', ws, '--semantic', '--stamp']);
+      assert.equal(stamped.code, 0, stamped.stderr);
+      assert.match(fs.readFileSync(path.join(ws, '.wiki/pages/wrapping.md'), 'utf8'), /"src\/wrap\.ts:wrap": "sig:[0-9a-f]{8} body:[0-9a-f]{8} type:[0-9a-f]{8}"/);
+
+      fs.writeFileSync(path.join(ws, 'src/helper.ts'), "export function helper() {\n  return 'one';\n}\n");
+      const semantic = JSON.parse(run(['drift', '--workspace', ws, '--semantic', '--format', 'json']).stdout);
+      assert.deepEqual(semantic.issues.map((i: { code: string; citation: string }) => `${i.code} ${i.citation}`).sort(), ['type-changed src/helper.ts:helper', 'type-changed src/wrap.ts:wrap']);
+      const syntactic = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      assert.deepEqual(syntactic.issues.map((i: { code: string; citation: string }) => `${i.code} ${i.citation}`), ['body-changed src/helper.ts:helper'], 'without --semantic, wrap\'s unchanged text is not drift');
+    });
+
     it('rejects --format github outside drift', () => {
       const ws = tempDir();
       run(['init', '--workspace', ws]);

@@ -60,11 +60,33 @@ export class WorkspaceFiles implements FileSystem {
     return scope ? this.readIn(scope, given, options) : this.scope(options.within).then((resolved) => this.readIn(resolved, given, options));
   }
 
-  private async readIn(scope: RealScope, given: string, options: ReadOptions): Promise<Uint8Array> {
+  /**
+   * The checks of readFile, blocking and within the workspace folder, for a caller that cannot
+   * wait (a type checker's file host). A link is refused rather than resolved. Needs `syncReads`.
+   */
+  readFileSync(given: string, maxBytes = DEFAULT_MAX_READ_BYTES): Uint8Array {
+    if (this.calls !== syncCalls) throw new Error('WorkspaceFiles.readFileSync needs syncReads.');
+    const scope = { path: this.root, real: (this.realRootSync ??= fs.realpathSync.native(this.root)) };
+    const file = this.assertMayRead(scope, given);
+    return syncCalls.readChecked(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, (stat) => {
+      this.assertReadable(stat, file, maxBytes, false);
+      this.assertFolderInside(fs.realpathSync.native(path.dirname(file)), file, scope);
+    }) as Buffer;
+  }
+
+  private realRootSync?: string;
+
+  /** The normalised path, when it is inside the scope and not a secret-looking name. */
+  private assertMayRead(scope: RealScope, given: string): string {
     const file = path.normalize(given);
     if (!isInside(scope.path, file)) throw this.outside(file, scope);
     const secret = sensitivePathReason(this.relative(file));
     if (secret) throw new FileAccessError('secret', this.shown(file), `${this.shown(file)} ${secret}; Repo Wiki does not read it.`);
+    return file;
+  }
+
+  private async readIn(scope: RealScope, given: string, options: ReadOptions): Promise<Uint8Array> {
+    const file = this.assertMayRead(scope, given);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
     const truncate = options.truncate === true;
     // Checked on the open file itself (its fstat), so a path swapped since the open cannot slip through.

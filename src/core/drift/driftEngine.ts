@@ -4,7 +4,7 @@ import type { LintIssue, WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser } from './symbols';
+import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser, type TypeFingerprints } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -53,11 +53,14 @@ export class DriftEngine {
     private readonly fs: FileSystem,
     private readonly parser: SymbolParser,
     private readonly search: SymbolSearch,
+    /** Semantic mode: the resolved types of cited symbols, compared when an anchor records one. */
+    private readonly types?: TypeFingerprints,
   ) {}
 
   /** Forgets a file's cached state (it was saved, created, deleted or renamed). */
   invalidate(relPath: string): void {
     this.sources.delete(relPath);
+    this.types?.invalidate(relPath);
   }
 
   /** A page's citations, parsed once per version of the page (`Wiki.loadPages` reuses unchanged pages). */
@@ -103,7 +106,7 @@ export class DriftEngine {
     if (!source.exists) return undefined;
     if (!citation.symbol) return fileAnchor(source.fingerprint);
     const declared = await this.declaration(citation.path, citation.symbol);
-    return declared && anchorOf(declared.file, declared.symbol);
+    return declared && this.anchorOf(declared);
   }
 
   /**
@@ -134,6 +137,13 @@ export class DriftEngine {
     if (!symbol) return text;
     const declared = this.parser.parse(relPath, text).get(symbol);
     return declared && text.split('\n').slice(declared.startLine, declared.endLine + 1).join('\n');
+  }
+
+  /** The anchor of a declaration as stamped now: a container's records its shape; in semantic mode, the type too. */
+  private anchorOf({ path: relPath, symbol, file }: Declared): string {
+    const anchor = CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, containerShape(file.symbols, symbol)) : symbolAnchor(symbol);
+    const type = this.types?.typeOf(relPath, symbol.name);
+    return type ? `${anchor} type:${type}` : anchor;
   }
 
   /**
@@ -195,11 +205,11 @@ export class DriftEngine {
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
       const renamed = anchor && source.symbols ? findRenamed(source.symbols, citation.symbol, parseAnchor(anchor)) : undefined;
       if (renamed) {
-        return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: anchorOf(source.symbols!, renamed) });
+        return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: this.anchorOf({ path: citation.path, symbol: renamed, file: source.symbols! }) });
       }
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
-    const now = declared ? anchorOf(declared.file, declared.symbol) : fileAnchor(source.fingerprint);
+    const now = declared ? this.anchorOf(declared) : fileAnchor(source.fingerprint);
     if (!anchor) {
       return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now });
     }
@@ -209,6 +219,10 @@ export class DriftEngine {
       return undefined;
     }
     if (recorded.sig !== current.sig) return issue(DriftCode.SignatureChanged, `The signature of ${citation.symbol} changed since this page was verified.`, { anchor: now });
+    // Semantic mode: the same text can have a new type, through code it calls or uses.
+    if (recorded.type !== undefined && this.types && declared && parseAnchor(now).type !== recorded.type) {
+      return issue(DriftCode.TypeChanged, `The type of ${citation.symbol} changed since this page was verified, through code it calls or uses.`, { anchor: now });
+    }
     // A container stamped with its shape: only a member added, removed or re-signed changes it.
     if (recorded.shape !== undefined && CONTAINER_KINDS.has(current.kind)) {
       if (recorded.shape === parseAnchor(now).shape) return undefined;
@@ -286,10 +300,6 @@ function hasMembers(symbols: ReadonlyMap<string, SourceSymbol>, container: Sourc
   return false;
 }
 
-/** The anchor of a symbol as stamped now: a container's records its shape. */
-function anchorOf(symbols: Pick<FileSymbols, 'symbols'>, symbol: SourceSymbol): string {
-  return CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, containerShape(symbols.symbols, symbol)) : symbolAnchor(symbol);
-}
 
 /** FNV-1a over the bytes with line endings normalised, so a CRLF checkout is not drift. */
 export function contentFingerprint(bytes: Uint8Array): string {

@@ -39,6 +39,14 @@ export interface FileSymbols {
   reExports?(): readonly ReExport[];
 }
 
+/** The resolved type of cited symbols, from a type checker (semantic mode): a hash per symbol. */
+export interface TypeFingerprints {
+  /** 8 hex chars: hash of the symbol's type as the checker prints it; undefined when it has none. */
+  typeOf(relPath: string, symbol: string): string | undefined;
+  /** A file changed on disk. */
+  invalidate(relPath: string): void;
+}
+
 /** Parses TS/JS source text into symbols. Implemented in adapters with the TypeScript compiler API. */
 export interface SymbolParser {
   parse(fileName: string, text: string): FileSymbols;
@@ -86,13 +94,15 @@ export interface ParsedAnchor {
   file?: string;
   /** The commit the citation was verified against, when the stamp knew it. */
   at?: string;
+  /** The resolved type, when stamped in semantic mode. */
+  type?: string;
 }
 
 export function parseAnchor(anchor: string): ParsedAnchor {
   const out: ParsedAnchor = {};
   for (const part of anchor.trim().split(/\s+/)) {
     const [key, value] = part.split(':', 2);
-    if ((key === 'sig' || key === 'body' || key === 'shape' || key === 'file' || key === 'at') && value) out[key] = value;
+    if ((key === 'sig' || key === 'body' || key === 'shape' || key === 'file' || key === 'at' || key === 'type') && value) out[key] = value;
   }
   return out;
 }
