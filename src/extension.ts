@@ -37,12 +37,23 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   const wikis = new WorkspaceWikis(output);
   const snapshots = new WikiSnapshots(wikis, output);
   let driftClient: Promise<DriftClient> | undefined;
-  // Loaded on first use so TypeScript never loads at activation.
+  // Loaded on first use so TypeScript never loads at activation. Semantic mode (a whole program) only in a trusted workspace.
   const driftWorker = () => (driftClient ??= import('./adapters/drift/driftClient').then(({ DriftClient }) => {
-    const client = new DriftClient(path.join(context.extensionPath, 'dist', 'driftWorker.js'));
+    const semantic = vscode.workspace.isTrusted && vscode.workspace.getConfiguration('repoWiki.drift').get<boolean>('semantic', false);
+    const client = new DriftClient(path.join(context.extensionPath, 'dist', 'driftWorker.js'), { semantic });
     context.subscriptions.push({ dispose: () => client.dispose() });
     return client;
   }));
+  // A new mode needs a new worker: the next drift request starts it.
+  const restartDriftWorker = () => {
+    const stopping = driftClient;
+    driftClient = undefined;
+    void stopping?.then((client) => client.dispose());
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('repoWiki.drift.semantic') && restartDriftWorker()),
+    vscode.workspace.onDidGrantWorkspaceTrust(restartDriftWorker),
+  );
   const ages = new PageAges();
   const models = new Models(context.secrets);
   const shared = { wikis, snapshots, output, ages, models, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };

@@ -8,13 +8,16 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** The heap cap of a drift worker in semantic mode. */
+export const SEMANTIC_WORKER_HEAP_MB = 2048;
+
 /** Talks to the drift worker; starts it on first use and restarts it if it dies. */
 export class DriftClient {
   private worker?: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly workerScript = path.join(__dirname, 'driftWorker.js')) {}
+  constructor(private readonly workerScript = path.join(__dirname, 'driftWorker.js'), private readonly options: { semantic?: boolean } = {}) {}
 
   request<K extends DriftRequest['kind']>(request: Extract<DriftRequest, { kind: K }>, signal?: AbortSignal): Promise<DriftResponses[K]> {
     const worker = this.ensureWorker();
@@ -33,7 +36,9 @@ export class DriftClient {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.workerScript);
+    const semantic = this.options.semantic === true;
+    // Semantic mode loads a whole program into the worker: a hard heap cap keeps that off the extension host.
+    const worker = new Worker(this.workerScript, { workerData: { semantic }, ...(semantic ? { resourceLimits: { maxOldGenerationSizeMb: SEMANTIC_WORKER_HEAP_MB } } : {}) });
     worker.on('message', (message: FromWorker) => {
       const pending = this.pending.get(message.id);
       if (!pending) return;
@@ -42,7 +47,9 @@ export class DriftClient {
       else if (message.error.code) pending.reject(new WikiError(message.error.code as WikiErrorCode, message.error.message, message.error.hint));
       else pending.reject(new Error(message.error.message));
     });
-    worker.on('error', (error) => this.failAll(error));
+    worker.on('error', (error: NodeJS.ErrnoException) => this.failAll(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+      ? new WikiError('semantic-too-large', `The drift worker ran out of its ${SEMANTIC_WORKER_HEAP_MB} MB in semantic mode: this workspace's program is too large to type-check.`, 'Turn off repoWiki.drift.semantic, or narrow tsconfig.json to the code the wiki cites.')
+      : error));
     worker.on('exit', (code) => {
       if (this.worker === worker) this.worker = undefined;
       this.failAll(new Error(`The drift worker stopped (exit code ${code}).`));

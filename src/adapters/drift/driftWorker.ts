@@ -1,5 +1,5 @@
 // Worker-thread entry: drift analysis (TypeScript parsing included) runs here, off the extension host's main thread.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { stampPage } from '../../core/drift/stamp';
 import { whatChanged } from '../../core/drift/whatChanged';
 import { WikiError } from '../../core/errors';
@@ -17,7 +17,7 @@ function folder(root: string) {
   let entry = folders.get(root);
   if (!entry) {
     // Off the extension host's main thread: the core's blocking reads skip a thread-pool round trip per file.
-    entry = openWorkspaceCore(root, { parser });
+    entry = openWorkspaceCore(root, { parser, semantic: (workerData as { semantic?: boolean } | null)?.semantic === true });
     folders.set(root, entry);
   }
   return entry;

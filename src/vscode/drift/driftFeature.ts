@@ -97,6 +97,7 @@ export const driftFeature = {
       services.snapshots.onDidUpdate(onWikiUpdate),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('repoWiki.drift.severities')) drift.republish();
+        if (event.affectsConfiguration('repoWiki.drift.semantic')) for (const wiki of services.wikis.all()) void checkQuietly(wiki);
       }),
       vscode.languages.registerCodeActionsProvider(
         { language: 'markdown', pattern: '**/.wiki/pages/*.md' },

@@ -245,6 +245,21 @@ describe('Drift detection in a real VS Code extension host', () => {
     }
   });
 
+  it('with repoWiki.drift.semantic on, the worker type-checks: a review records each cited symbol\'s type', async () => {
+    const config = vscode.workspace.getConfiguration('repoWiki.drift');
+    await config.update('semantic', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      const result = await vscode.commands.executeCommand<{ stamped: string[] }>('repoWiki.stampPage', pageUri('request-pipeline'));
+      assert.ok(result.stamped.length > 0);
+      const page = fs.readFileSync(pageUri('request-pipeline').fsPath, 'utf8');
+      const typed = [...page.matchAll(/": "sig:[0-9a-f]{8} (?:body|shape):[0-9a-f]{8} type:[0-9a-f]{8}/g)];
+      assert.ok(typed.length > 0, 'symbol anchors carry their type');
+      assert.deepEqual(driftOn('request-pipeline'), [], 'and match it');
+    } finally {
+      await config.update('semantic', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it('source files show "Cited by N wiki pages" lenses and a hover listing the pages', async () => {
     const uri = vscode.Uri.file(file('src/errors.ts'));
     const document = await vscode.workspace.openTextDocument(uri);
