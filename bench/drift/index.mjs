@@ -8,7 +8,8 @@
 // file cache is warm for all methods alike. Page loading is timed apart from (b) and (c): (b) is
 // handed the cited paths, (c) the loaded pages. See methods.mjs for what each method does, and
 // host.mjs for the main-thread and worker round-trip figures. The (d) goal is judged on the engine
-// call (invalidate + check of the citing pages); the worker round trip is printed beside it.
+// call (invalidate + check of the citing pages); the worker round trip is printed beside it. (s) is
+// semantic mode, on the real package only: its time and memory against (a), no goal of its own.
 // Timings on a shared 2-core machine are noisy: ranges are printed, and the load average.
 //
 // Needs `npx tsc -p tsconfig.test.json` (out/) and `npm run build` (dist/driftWorker.js) first.
@@ -98,6 +99,8 @@ try {
       }
       const warm = child('methods.mjs', { ...config, method: 'd', iterations: WARM_ITERATIONS });
       const host = child('host.mjs', { ...config, workerScript, iterations: WARM_ITERATIONS });
+      // --semantic loads the whole program like (a): measured on the real package only, beside (a).
+      const semantic = corpus.large ? [] : [child('methods.mjs', { ...config, method: 's' })];
       renameSync(join(corpus.root, '.wiki'), wikiDir);
 
       for (const run of runs.c) {
@@ -128,6 +131,7 @@ try {
       line(`(b) floor: parse cited files + walk [${b.n}]`, b, `   ${runs.b[0].files} files parsed (TypeScript ${runs.b[0].ts})`);
       line(`(c) engine cold, check() [${c.n}]`, c, `   ${runs.c[0].issues} issues`);
       line(`(d) engine warm, one file saved, p50 [${d.n}]`, { ms: d.p50, rss: warm.peakRssMB }, `   p95 ${ms(d.p95)}, max ${ms(d.max)}; ${warm.targets} files edited in turn`);
+      for (const run of semantic) line('(s) --semantic: (c) + every cited type [1]', { ms: run.ms, rss: run.peakRssMB }, `   ${run.typed} types resolved, ${run.issues} issues`);
       const extra = (label, text) => console.log(`  ${pad(`    ${label}`, 44)} ${text}`);
       extra('(d) for scale: parse of the saved file alone', `${lpad(ms(dParse.p50), 11)}   p95 ${ms(dParse.p95)}, max ${ms(dParse.max)} (createSourceFile, warm)`);
       extra('page loading (Wiki.loadPages), not in (c)', lpad(ms(pageLoad), 11));

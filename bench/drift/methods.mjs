@@ -6,6 +6,8 @@
 //   b  floor: ts.createSourceFile on just the cited files, plus a walk over top-level statements
 //   c  our engine, cold: a fresh DriftEngine, nothing cached
 //   d  our engine, warm: after one full check, one cited file is changed on disk and re-checked
+//   s  semantic mode (--semantic): our engine plus the resolved type of every cited symbol, from a
+//      ts-morph program over tsconfig.json read through the guarded file access
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -85,6 +87,22 @@ const methods = {
     return { ms, pageLoadMs, pages: pages.length, invalidPages: pages.filter((p) => !p.valid).length, citationsChecked: report.citationsChecked, issues: report.issues.length, codes: codes(report.issues) };
   },
 
+  // (s) What `repo-wiki drift --semantic` does on pages stamped with types: the syntactic check, and
+  // each cited symbol's type from the checker (the first question loads the whole program).
+  async s() {
+    const { SemanticTypes } = out('adapters/typescript/semanticTypes');
+    const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
+    const types = new SemanticTypes(root, new WorkspaceFiles(root, { syncReads: true }));
+    const { engine, wiki } = makeEngine(types);
+    const pages = await wiki.loadPages();
+    const start = performance.now();
+    const report = await engine.check(pages);
+    let typed = 0;
+    for (const c of citations) if (c.symbol && types.typeOf(c.path, c.symbol) !== undefined) typed++;
+    const ms = performance.now() - start;
+    return { ms, typed, issues: report.issues.length };
+  },
+
   // (d) Warm: one full check, then per iteration one cited file is saved with a changed body,
   // invalidated, and only the pages citing it are re-checked. The file write is not timed.
   // For scale, each iteration also times a bare createSourceFile of the saved text (warm JIT).
@@ -126,7 +144,7 @@ const methods = {
   },
 };
 
-function makeEngine() {
+function makeEngine(types) {
   const { DriftEngine } = out('core/drift/driftEngine');
   // The file system the drift worker and the CLI use.
   const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
@@ -135,7 +153,7 @@ function makeEngine() {
   const { Wiki } = out('core/wiki');
   const fs = new WorkspaceFiles(root, { syncReads: true });
   return {
-    engine: new DriftEngine(root, fs, new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root, fs)),
+    engine: new DriftEngine(root, fs, new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root, fs), types),
     wiki: new Wiki(root, fs, { now: () => new Date() }),
   };
 }

@@ -209,26 +209,28 @@ export class DriftEngine {
       }
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
-    const now = declared ? this.anchorOf(declared) : fileAnchor(source.fingerprint);
+    // Built only for an issue: in semantic mode it asks the type checker.
+    const now = () => (declared ? this.anchorOf(declared) : fileAnchor(source.fingerprint));
     if (!anchor) {
-      return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now });
+      return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now() });
     }
     const recorded = parseAnchor(anchor);
     if (!current) {
-      if (recorded.file !== source.fingerprint) return issue(DriftCode.BodyChanged, `${citation.path} changed since this page was verified.`, { anchor: now });
+      if (recorded.file !== source.fingerprint) return issue(DriftCode.BodyChanged, `${citation.path} changed since this page was verified.`, { anchor: now() });
       return undefined;
     }
-    if (recorded.sig !== current.sig) return issue(DriftCode.SignatureChanged, `The signature of ${citation.symbol} changed since this page was verified.`, { anchor: now });
+    if (recorded.sig !== current.sig) return issue(DriftCode.SignatureChanged, `The signature of ${citation.symbol} changed since this page was verified.`, { anchor: now() });
     // Semantic mode: the same text can have a new type, through code it calls or uses.
-    if (recorded.type !== undefined && this.types && declared && parseAnchor(now).type !== recorded.type) {
-      return issue(DriftCode.TypeChanged, `The type of ${citation.symbol} changed since this page was verified, through code it calls or uses.`, { anchor: now });
+    const type = recorded.type !== undefined && declared ? this.types?.typeOf(declared.path, declared.symbol.name) : undefined;
+    if (type !== undefined && type !== recorded.type) {
+      return issue(DriftCode.TypeChanged, `The type of ${citation.symbol} changed since this page was verified, through code it calls or uses.`, { anchor: now() });
     }
     // A container stamped with its shape: only a member added, removed or re-signed changes it.
     if (recorded.shape !== undefined && CONTAINER_KINDS.has(current.kind)) {
-      if (recorded.shape === parseAnchor(now).shape) return undefined;
-      return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now });
+      if (recorded.shape === containerShape(declared!.file.symbols, current)) return undefined;
+      return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now() });
     }
-    if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now });
+    if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now() });
     return undefined;
   }
 
