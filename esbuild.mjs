@@ -69,6 +69,11 @@ mkdirSync('dist', { recursive: true });
 cpSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 mkdirSync('dist/codicons', { recursive: true });
 for (const file of ['codicon.css', 'codicon.ttf']) cpSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/codicons/${file}`);
+// tree-sitter and the grammars of the languages drift supports besides TS/JS (only these: the .vsix stays small).
+mkdirSync('dist/grammars', { recursive: true });
+for (const grammar of ['tree-sitter', 'tree-sitter-python', 'tree-sitter-go', 'tree-sitter-rust', 'tree-sitter-java', 'tree-sitter-c-sharp', 'tree-sitter-ruby', 'tree-sitter-php', 'tree-sitter-cpp']) {
+  cpSync(`node_modules/@vscode/tree-sitter-wasm/wasm/${grammar}.wasm`, `dist/grammars/${grammar}.wasm`);
+}
 
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
@@ -76,6 +81,6 @@ if (watch) {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
   chmodSync('dist/cli.js', 0o755);
   const inputs = Object.keys(results[0].metafile.inputs);
-  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai|simple-git)\//.test(input));
+  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai|simple-git|@vscode\/tree-sitter-wasm)\//.test(input));
   if (heavy.length) throw new Error(`Heavy modules reached the activation bundle: ${heavy.slice(0, 3).join(', ')}`);
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { TS_LIKE } from '../core/drift/citations';
+import { SYMBOL_FILE } from '../core/drift/citations';
 import type { SourceSymbol } from '../core/drift/symbols';
 import { isFileAccessError, isNotAFile } from '../core/errors';
 import type { CitedCode } from '../core/librarian/lintPass';
@@ -27,7 +27,7 @@ export class FileCitedCode implements CitedCode {
       throw error;
     }
     if (!citation.symbol) return text;
-    if (!TS_LIKE.test(citation.path)) return undefined;
+    if (!SYMBOL_FILE.test(citation.path)) return undefined;
     const symbol = (await this.symbolsOf(citation.path, text)).find((s) => s.name === citation.symbol);
     return symbol && text.split('\n').slice(symbol.startLine, symbol.endLine + 1).join('\n');
   }

@@ -7,7 +7,7 @@ import type { Wiki } from '../core/wiki';
 import { createDriftEngine } from './drift/driftCore';
 import type { WorkspaceFiles } from './files/workspaceFiles';
 import { RipgrepSearch } from './search/ripgrep';
-import { CachingSymbolParser, TsSymbolParser } from './typescript/tsSymbolParser';
+import { SourceParser } from './sourceParser';
 import { openWorkspace, systemClock } from './workspace';
 import type { WorkspaceSearch } from './workspaceSearch';
 
@@ -19,7 +19,7 @@ export interface WorkspaceCore {
   readonly drift: DriftEngine;
   /** The text search the drift engine finds moved symbols with; reset it when files come or go. */
   readonly symbolSearch: WorkspaceSearch;
-  readonly parser: CachingSymbolParser;
+  readonly parser: SourceParser;
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
   /** The wiki's pages; the same array while no page changed, so retrieval indexes are reused. */
   pages(): Promise<readonly WikiPage[]>;
@@ -35,11 +35,14 @@ export interface WorkspaceCore {
  * one goes through the guarded file access. The extension host keeps to `openWorkspace` and
  * reaches the rest through the drift worker.
  */
-export function openWorkspaceCore(root: string, options: { parser?: CachingSymbolParser; rgPath?: string; semantic?: boolean } = {}): WorkspaceCore {
+export function openWorkspaceCore(root: string, options: { parser?: SourceParser; rgPath?: string; semantic?: boolean } = {}): WorkspaceCore {
   const { wiki, files } = openWorkspace(root, { syncReads: true });
-  const parser = options.parser ?? new CachingSymbolParser(new TsSymbolParser());
+  const parser = options.parser ?? new SourceParser();
   const { engine, search } = createDriftEngine(root, files, parser, options.semantic ? lazySemanticTypes(root, files) : undefined);
-  const symbolsOf = async (relPath: string, text: string) => [...parser.parse(relPath, text).symbols.values()];
+  const symbolsOf = async (relPath: string, text: string) => {
+    await parser.prepare(relPath);
+    return [...parser.parse(relPath, text).symbols.values()];
+  };
   let last: readonly WikiPage[] = [];
   const pages = async () => {
     const loaded = await wiki.loadPages();

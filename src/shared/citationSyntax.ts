@@ -13,8 +13,11 @@ export interface CitationSyntax {
 
 export const TS_LIKE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
 
+/** Files whose symbols drift checks: TS/JS, and with tree-sitter Python, Go, Rust, Java, C#, Ruby, PHP, C and C++. */
+export const SYMBOL_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|cs|rb|php|c|h|cc|cpp|cxx|hh|hpp|hxx)$/i;
+
 // A path needs a slash or a familiar extension, so prose like `Foo.bar` or `e.g.` is not a citation.
-const KNOWN_EXTENSION = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|d\.ts|json|jsonc|md|mdx|ya?ml|toml|css|scss|less|html?|svg|sql|sh|bash|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|swift|txt|env|ini|xml|graphql|proto|lock)$/i;
+const KNOWN_EXTENSION = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|d\.ts|json|jsonc|md|mdx|ya?ml|toml|css|scss|less|html?|svg|sql|sh|bash|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|cxx|hh|hpp|hxx|swift|txt|env|ini|xml|graphql|proto|lock)$/i;
 const CITATION = /^(?<path>(?:[A-Za-z]:)?[^\s:`*?"<>|]+?)(?::(?<symbol>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*)(?:\(\))?)?$/;
 
 /** Parses one inline-code text as a citation, or returns undefined when it is just code. */
@@ -26,7 +29,7 @@ export function parseCitationText(raw: string): CitationSyntax | undefined {
   const symbol = match.groups.symbol;
   if (!path.includes('/') && !KNOWN_EXTENSION.test(path)) return undefined;
   if (!/[A-Za-z0-9]/.test(path) || path.endsWith('/')) return undefined;
-  if (symbol && !TS_LIKE.test(path)) return undefined; // symbols are only checked in TS/JS files
+  if (symbol && !SYMBOL_FILE.test(path)) return undefined; // symbols are only checked in languages drift parses
   return { text, path: normalisePath(path), ...(symbol ? { symbol } : {}), outside: escapesWorkspace(path) };
 }
 

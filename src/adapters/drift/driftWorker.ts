@@ -4,12 +4,12 @@ import { stampPage } from '../../core/drift/stamp';
 import { whatChanged } from '../../core/drift/whatChanged';
 import { WikiError } from '../../core/errors';
 import { parsePage } from '../../core/page';
-import { CachingSymbolParser, TsSymbolParser } from '../typescript/tsSymbolParser';
+import { SourceParser } from '../sourceParser';
 import { fileAtCommit, headCommit } from '../gitChanges';
 import { openWorkspaceCore, type WorkspaceCore } from '../workspaceCore';
 import type { DriftRequest, FromWorker, ScopedDriftReport, ToWorker } from './protocol';
 
-const parser = new CachingSymbolParser(new TsSymbolParser());
+const parser = new SourceParser();
 const folders = new Map<string, WorkspaceCore>();
 const cancelled = new Set<number>();
 
@@ -54,6 +54,7 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
     case 'locate':
       return (await engine.locate({ path: request.path, symbol: request.symbol })) ?? null;
     case 'symbols':
+      await parser.prepare(request.path);
       return [...parser.parse(request.path, request.text).symbols.values()];
     case 'whatChanged':
       return whatChanged(engine, (commit, relPath) => fileAtCommit(request.root, commit, relPath), request.citation, request.anchor);

@@ -9,7 +9,7 @@ export interface Citation extends CitationSyntax {
   range: Range;
 }
 
-export { parseCitationText, TS_LIKE } from '../../shared/citationSyntax';
+export { parseCitationText, SYMBOL_FILE, TS_LIKE } from '../../shared/citationSyntax';
 
 const INLINE_CODE = /(`+)([^`\n]+?)\1(?!`)/g;
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { isFileAccessError, isNotAFile, type FileAccessError } from '../errors';
 import type { LintIssue, WikiPage } from '../model';
 import type { FileSystem } from '../ports';
-import { findCitations, TS_LIKE, type Citation } from './citations';
+import { findCitations, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
 import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser, type TypeFingerprints } from './symbols';
 
@@ -240,7 +240,7 @@ export class DriftEngine {
     const word = symbol.split('.')[0];
     // Any module may have a default export: another file's is a different one, not this one moved.
     if (word === 'default') return undefined;
-    const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && TS_LIKE.test(file)).sort();
+    const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && sameLanguage(file, citation.path)).sort();
     for (const candidate of candidates) {
       const source = await this.source(candidate);
       if (source.exists && source.symbols?.get(symbol)) return candidate;
@@ -267,7 +267,8 @@ export class DriftEngine {
       if (isFileAccessError(error)) return { exists: false, refused: error };
       throw error;
     }
-    if (!TS_LIKE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
+    if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
+    await this.parser.prepare?.(relPath);
     const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes));
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
@@ -302,6 +303,12 @@ function hasMembers(symbols: ReadonlyMap<string, SourceSymbol>, container: Sourc
   return false;
 }
 
+
+/** A symbol moves within its language: TS and JS files are one language, so are C and C++. */
+function sameLanguage(a: string, b: string): boolean {
+  const family = (file: string) => (TS_LIKE.test(file) ? 'ts' : /\.(c|h|cc|cpp|cxx|hh|hpp|hxx)$/i.test(file) ? 'c' : path.extname(file).toLowerCase());
+  return SYMBOL_FILE.test(a) && family(a) === family(b);
+}
 
 /** FNV-1a over the bytes with line endings normalised, so a CRLF checkout is not drift. */
 export function contentFingerprint(bytes: Uint8Array): string {

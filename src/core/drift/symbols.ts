@@ -15,7 +15,8 @@ export interface SourceSymbol {
 
 export type SymbolKind =
   | 'function' | 'class' | 'method' | 'property' | 'accessor' | 'constructor' | 'interface'
-  | 'type' | 'enum' | 'enum-member' | 'namespace' | 'variable' | 'default';
+  | 'type' | 'enum' | 'enum-member' | 'namespace' | 'variable' | 'default'
+  | 'struct' | 'trait' | 'module';
 
 /**
  * A name a module exports from another module. `export { a as b } from './m'` is
@@ -47,13 +48,15 @@ export interface TypeFingerprints {
   invalidate(relPath: string): void;
 }
 
-/** Parses TS/JS source text into symbols. Implemented in adapters with the TypeScript compiler API. */
+/** Parses source text into symbols: TS/JS with the TypeScript compiler API, other languages with tree-sitter. */
 export interface SymbolParser {
+  /** Loads what parsing this file needs (a grammar); parse() may be called once it resolves. */
+  prepare?(fileName: string): Promise<void>;
   parse(fileName: string, text: string): FileSymbols;
 }
 
 /** Kinds whose citation means the declaration's shape (heritage, member names and signatures), not every line inside it. */
-export const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'interface', 'enum', 'namespace']);
+export const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'interface', 'enum', 'namespace', 'struct', 'trait', 'module']);
 
 /** The anchor string stored in page frontmatter for a symbol; a container's has its shape in place of its body. */
 export function symbolAnchor(symbol: Pick<SourceSymbol, 'sig' | 'body'>, shape?: string): string {

@@ -6,7 +6,8 @@ import type { WikiTool } from './tool';
 import { defineTool, field, plural, success } from './toolKit';
 import { isResult, readWorkspaceText } from './workspaceText';
 
-const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+/** The languages drift parses (see SYMBOL_FILE). */
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go', '.rs', '.java', '.cs', '.rb', '.php', '.c', '.h', '.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx'];
 /** Files parsed at most: a common word ("run", "get") is in thousands of files. */
 const MAX_CANDIDATE_FILES = 200;
 const MAX_DECLARATIONS = 100;
@@ -24,7 +25,8 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
   return defineTool({
     name: 'find_symbol',
     description:
-      'Finds where a function, class, method, interface, type, enum or variable is declared in the TS/JS files of the workspace, ' +
+      'Finds where a function, class, method, interface, type, enum or variable is declared in the source files of the workspace ' +
+      '(TS/JS, Python, Go, Rust, Java, C#, Ruby, PHP, C, C++), ' +
       'as citations "path:Qualified.name" with kind and line. Use it when you know a name but not its file, ' +
       'then read the declaration with read_code.',
     input,
@@ -32,7 +34,7 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
     async run({ name }, signal) {
       const word = name.split('.').pop()!;
       return withSearch('find_symbol', async () => {
-        const { files, truncated } = await deps.search.filesContaining(word, { extensions: TS_EXTENSIONS, maxFiles: MAX_CANDIDATE_FILES, signal });
+        const { files, truncated } = await deps.search.filesContaining(word, { extensions: SOURCE_EXTENSIONS, maxFiles: MAX_CANDIDATE_FILES, signal });
         const found: { path: string; symbol: SourceSymbol }[] = [];
         for (const file of files.sort()) {
           signal?.throwIfAborted();
@@ -42,7 +44,7 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
           for (const symbol of await deps.symbolsOf(file, text.text)) if (matches(symbol.name, name)) found.push({ path: file, symbol });
         }
         const notes = truncated ? [`[cut: "${word}" is in more than ${MAX_CANDIDATE_FILES} files; only those were parsed. Use a qualified name such as Class.${word}.]`] : [];
-        if (!found.length) return success([`No declaration of ${name} in the workspace's TS/JS files.`, ...notes].join('\n'), '0 declarations');
+        if (!found.length) return success([`No declaration of ${name} in the workspace's source files.`, ...notes].join('\n'), '0 declarations');
         const rows = found.slice(0, MAX_DECLARATIONS).map(({ path, symbol }) => `${path}:${symbol.name}  ${symbol.kind}  line ${symbol.startLine + 1}`);
         if (found.length > MAX_DECLARATIONS) notes.push(`[cut: ${found.length} declarations; the first ${MAX_DECLARATIONS} are shown]`);
         return success([...rows, ...notes].join('\n'), plural(found.length, 'declaration'));

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findCitations, TS_LIKE } from '../../core/drift/citations';
+import { findCitations, SYMBOL_FILE } from '../../core/drift/citations';
 import type { SourceSymbol } from '../../core/drift/symbols';
 import type { Services } from '../services';
 
@@ -74,7 +74,7 @@ export async function pagesCiting(citations: CitationIndex, symbols: DocumentSym
   const cited = await citations.forFile(document.uri);
   if (!cited) return [];
   const names = new Set(['']);
-  if (TS_LIKE.test(document.uri.fsPath)) {
+  if (SYMBOL_FILE.test(document.uri.fsPath)) {
     for (const symbol of await symbols.of(document)) {
       if (symbol.startLine <= range.end.line && range.start.line <= symbol.endLine) names.add(symbol.name);
     }
@@ -87,10 +87,8 @@ export async function pagesCiting(citations: CitationIndex, symbols: DocumentSym
 export function registerCitedBy(services: Services): vscode.Disposable {
   const { citations, documentSymbols } = services;
   const symbolsOf = (document: vscode.TextDocument) => documentSymbols.of(document);
-  const selector: vscode.DocumentSelector = [
-    { scheme: 'file', language: 'typescript' }, { scheme: 'file', language: 'typescriptreact' },
-    { scheme: 'file', language: 'javascript' }, { scheme: 'file', language: 'javascriptreact' },
-  ];
+  // Every file of a language drift parses, whatever language id an installed extension gives it.
+  const selector: vscode.DocumentSelector = { scheme: 'file', pattern: '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py,go,rs,java,cs,rb,php,c,h,cc,cpp,cxx,hh,hpp,hxx}' };
   const lensesChanged = new vscode.EventEmitter<void>();
   const lensesEnabled = () => vscode.workspace.getConfiguration('repoWiki.drift').get<boolean>('codeLens', true);
 
@@ -105,7 +103,7 @@ export function registerCitedBy(services: Services): vscode.Disposable {
     vscode.languages.registerCodeLensProvider(selector, {
       onDidChangeCodeLenses: lensesChanged.event,
       async provideCodeLenses(document) {
-        if (!lensesEnabled() || !TS_LIKE.test(document.uri.fsPath)) return [];
+        if (!lensesEnabled() || !SYMBOL_FILE.test(document.uri.fsPath)) return [];
         const cited = await citations.forFile(document.uri);
         if (!cited) return [];
         const symbols = await symbolsOf(document);
