@@ -67,6 +67,8 @@ function mocha(name, spec, { timeout, env = {} } = {}) {
 }
 
 const harness = (m) => require(path.join(ROOT, 'test', 'harness', m));
+/** Debian packages whose real sources test/unit/treeSitter.test.ts checks drift on. */
+const LANGUAGE_SOURCES = ['golang-github-google-uuid-dev', 'librust-either-dev', 'bsh-src', 'libruby3.1', 'php-psr-log', 'libpng-dev', 'googletest'];
 
 /** Integration suites: each runs test/integration/<name>/ in its own window. */
 function integrationSuites(prepareWorkspace) {
@@ -112,8 +114,9 @@ function integrationSuites(prepareWorkspace) {
 
 await step('deps', () => {
   harness('runtime.cjs').ensureNodeModules();
-  // The tools' grep_code and find_symbol tests spawn ripgrep.
-  if (want('unit')) harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep']);
+  // The tools' grep_code and find_symbol tests spawn ripgrep; the drift tests of other languages
+  // read real code from Debian's packages (Go, Rust, Java, Ruby, PHP, C, C++; Python's is there).
+  if (want('unit')) harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES]);
 });
 
 const built = await step('build', () => {

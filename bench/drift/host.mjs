@@ -1,7 +1,7 @@
 // Stands in for the extension host: `node host.mjs '<json>'` with { root, targetsFile, workerScript, iterations }.
 // Runs a full scan through the real DriftClient and the bundled worker (dist/driftWorker.js) while
 // sampling this main thread's event-loop delay, then the warm path as the extension drives it after
-// a save: an `invalidate` request, then a `check` of the citing pages' slugs. Prints one JSON line.
+// a save: one `sourcesChanged` request, which forgets the file and re-checks the pages citing it. Prints one JSON line.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -36,7 +36,7 @@ histogram.disable();
 clearInterval(ticker);
 if (report.issues.length) throw new Error(`host: the full scan found ${report.issues.length} issues`);
 
-// Warm path, the extension's way (slugs computed on the main thread beforehand, as driftFeature does).
+// Warm path, the extension's way: one sourcesChanged request forgets the file and re-checks the pages citing it.
 const pages = await new Wiki(root, new WorkspaceFiles(root), { now: () => new Date() }).loadPages();
 const citing = citingSlugs(pages);
 const targets = loadTargets(root, JSON.parse(readFileSync(targetsFile, 'utf8')));
@@ -44,16 +44,14 @@ const samples = [];
 for (let n = 0; n < iterations; n++) {
   const target = targets[n % targets.length];
   writeFileSync(join(root, target.file), edited(target, n));
-  const slugs = [...citing.get(target.file)];
   const t = performance.now();
-  await client.request({ kind: 'invalidate', root, paths: [target.file], listChanged: false });
-  const warm = await client.request({ kind: 'check', root, slugs });
+  const warm = await client.request({ kind: 'sourcesChanged', root, paths: [target.file], listChanged: false });
   samples.push(performance.now() - t);
   if (!warm.issues.length || warm.issues.some((i) => i.data.path !== target.file)) throw new Error(`host: unexpected issues after editing ${target.file}`);
+  if (warm.pages.length !== citing.get(target.file).size) throw new Error(`host: ${warm.pages.length} pages re-checked after editing ${target.file}, ${citing.get(target.file).size} cite it`);
   // Undo the edit (untimed), so each iteration changes exactly one file against clean pages.
   writeFileSync(join(root, target.file), target.text);
-  await client.request({ kind: 'invalidate', root, paths: [target.file], listChanged: false });
-  await client.request({ kind: 'check', root, slugs });
+  await client.request({ kind: 'sourcesChanged', root, paths: [target.file], listChanged: false });
 }
 client.dispose();
 clearInterval(keepAlive);

@@ -19,19 +19,22 @@ const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const serverMain = () => path.join(VSCODE_DIR, 'out', 'server-main.js');
 const onPath = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
 
-function missingAptPackages() {
+/** Whether dpkg has a package installed (for packages the tests read files of). */
+const dpkgInstalled = (name) => spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout === 'install ok installed';
+
+function missingAptPackages(packages = APT_PACKAGES) {
   const has = {
     chromium: fs.existsSync(chromiumPath()),
     'libkrb5-dev': fs.existsSync('/usr/include/gssapi/gssapi.h') && onPath('krb5-config'),
     'pkg-config': onPath('pkg-config'),
     ripgrep: onPath('rg'),
   };
-  return APT_PACKAGES.filter((p) => !has[p]);
+  return packages.filter((p) => (p in has ? !has[p] : !dpkgInstalled(p)));
 }
 
 /** Installs the missing ones of `packages` (default: all the tests need); root only, otherwise throws the command to run. */
 function ensureAptPackages(log = console.log, packages = APT_PACKAGES) {
-  const missing = missingAptPackages().filter((p) => packages.includes(p));
+  const missing = missingAptPackages(packages);
   if (!missing.length) return;
   const cmd = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (process.getuid && process.getuid() !== 0) {

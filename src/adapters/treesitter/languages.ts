@@ -81,7 +81,7 @@ const cFamily: LanguageRules = {
     function_definition: { kind: 'function', names: declaratorName, body: field('body') },
     // A prototype (a header's `int f(void);`) or a member function declared in a class.
     declaration: { kind: 'function', names: (node) => (hasFunctionDeclarator(node) ? declaratorName(node) : []) },
-    field_declaration: { kind: 'property', names: declaratorName, body: field('default_value') },
+    field_declaration: { kind: (node) => (hasFunctionDeclarator(node) ? 'method' : 'property'), names: declaratorName, body: field('default_value') },
     class_specifier: container('class', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
     struct_specifier: container('struct', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
     union_specifier: container('struct', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),

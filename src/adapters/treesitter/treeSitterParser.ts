@@ -94,24 +94,26 @@ interface Piece {
 function indexFile(root: Node, rules: LanguageRules): FileSymbols {
   const leaves = collectLeaves(root);
   const pieces = new Map<string, { kind: SymbolKind; pieces: Piece[] }>();
-  const visit = (node: Node, prefix: string): void => {
+  // `inType`: the enclosing declaration is a type (a class, an impl), so its functions are methods.
+  const visit = (node: Node, prefix: string, inType: boolean): void => {
     for (const child of node.namedChildren) {
       if (!child) continue;
       const rule = rules.declarations[child.type];
-      const names = rule?.names(child) ?? [];
+      const names = (rule?.names(child) ?? []).map(citableName).filter(Boolean);
       if (!rule || !names.length) {
-        visit(child, prefix);
+        visit(child, prefix, inType);
         continue;
       }
       const body = rule.body?.(child) ?? undefined;
+      const kind = kindOf(rule, child);
       for (const name of names) {
         const qualified = prefix ? `${prefix}.${name}` : name;
-        if (!rule.scope) record(pieces, qualified, kindOf(rule, child), piece(child, body, rules));
-        if (body && (rule.scope || isContainer(rule, child))) visit(body, qualified);
+        if (!rule.scope) record(pieces, qualified, kind === 'function' && inType ? 'method' : kind, piece(child, body, rules));
+        if (body && (rule.scope || isContainer(rule, child))) visit(body, qualified, rule.scope === true || TYPE_KINDS.has(kind));
       }
     }
   };
-  visit(root, '');
+  visit(root, '', false);
   const symbols = new Map<string, SourceSymbol>();
   for (const [name, entry] of pieces) symbols.set(name, toSymbol(name, entry.kind, entry.pieces, leaves));
   let fingerprint: string | undefined;
@@ -122,6 +124,18 @@ function indexFile(root: Node, rules: LanguageRules): FileSymbols {
       return (fingerprint ??= hex(hashRange(leaves, 0, Number.MAX_SAFE_INTEGER)));
     },
   };
+}
+
+const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);
+
+/** A name as citations write it: template arguments (`Foo<T>`) and whitespace left out. */
+function citableName(name: string): string {
+  let plain = name;
+  for (let previous = ''; previous !== plain; ) {
+    previous = plain;
+    plain = plain.replace(/<[^<>]*>/g, '');
+  }
+  return plain.replace(/\s+/g, '');
 }
 
 function kindOf(rule: DeclarationRule, node: Node): SymbolKind {
@@ -160,10 +174,12 @@ function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], leaves: Leaf[
   let sig = FNV_OFFSET;
   let body = FNV_OFFSET;
   let hasBody = false;
+  let bodyTokens = 0;
   for (const p of pieces) {
     sig = hashRange(leaves, p.sigStart, p.sigEnd, sig);
     if (p.bodyStart < p.bodyEnd) {
       body = hashRange(leaves, p.bodyStart, p.bodyEnd, body);
+      bodyTokens += countRange(leaves, p.bodyStart, p.bodyEnd);
       hasBody = true;
     }
   }
@@ -174,6 +190,8 @@ function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], leaves: Leaf[
     endLine: Math.max(...pieces.map((p) => p.endLine)),
     sig: hex(sig),
     body: hex(hasBody ? body : sig),
+    // Delimiters at most (`{}`, `end`): nothing to tell one such body from another.
+    ...(hasBody && bodyTokens <= 2 ? { emptyBody: true } : {}),
   };
 }
 
@@ -207,6 +225,19 @@ function tokenHash(type: string, text: string): number {
 
 /** Folds the hashes of the leaves inside [start, end) into `hash`. */
 function hashRange(leaves: Leaf[], start: number, end: number, hash = FNV_OFFSET): number {
+  for (let i = firstLeaf(leaves, start); i < leaves.length && leaves[i].end <= end; i++) hash = Math.imul(hash ^ leaves[i].hash, 0x01000193) >>> 0;
+  return hash;
+}
+
+function countRange(leaves: Leaf[], start: number, end: number): number {
+  let i = firstLeaf(leaves, start);
+  const first = i;
+  while (i < leaves.length && leaves[i].end <= end) i++;
+  return i - first;
+}
+
+/** The first leaf starting at or after `start` (binary search: leaves are in order). */
+function firstLeaf(leaves: Leaf[], start: number): number {
   let low = 0;
   let high = leaves.length;
   while (low < high) {
@@ -214,8 +245,7 @@ function hashRange(leaves: Leaf[], start: number, end: number, hash = FNV_OFFSET
     if (leaves[mid].start < start) low = mid + 1;
     else high = mid;
   }
-  for (let i = low; i < leaves.length && leaves[i].end <= end; i++) hash = Math.imul(hash ^ leaves[i].hash, 0x01000193) >>> 0;
-  return hash;
+  return low;
 }
 
 function hex(hash: number): string {

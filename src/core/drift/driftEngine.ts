@@ -288,7 +288,7 @@ function findRenamed(file: Pick<FileSymbols, 'symbols'>, name: string, recorded:
     if (symbol.name === name) return false;
     if (recorded.shape !== undefined) return CONTAINER_KINDS.has(symbol.kind) && containerShape(file.symbols, symbol) === recorded.shape && hasMembers(file.symbols, symbol);
     if (recorded.body === undefined) return false;
-    if (recorded.body !== recorded.sig) return symbol.body === recorded.body && symbol.body !== symbol.sig;
+    if (recorded.body !== recorded.sig) return symbol.body === recorded.body && symbol.body !== symbol.sig && !symbol.emptyBody;
     // No body of its own (a property, a parameter property): the same member, unchanged, of a renamed container.
     return !!parent(name) && !file.symbols.has(parent(name)) && last(symbol.name) === last(name) && symbol.sig === recorded.sig && symbol.body === symbol.sig;
   };

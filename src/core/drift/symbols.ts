@@ -11,6 +11,8 @@ export interface SourceSymbol {
   sig: string;
   /** 8 hex chars: hash of the normalised body (equal to `sig` when there is no body). */
   body: string;
+  /** The body is empty (`{}`, `pass`): so many are alike that it identifies nothing, e.g. a rename. */
+  emptyBody?: boolean;
 }
 
 export type SymbolKind =

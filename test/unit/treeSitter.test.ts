@@ -1,0 +1,253 @@
+// Drift in the languages tree-sitter parses, on real code: each language's file comes from a
+// Debian package the test stage installs (test/run-all.mjs), or from an npm package vendored with
+// its licence (C#). Every edit asserts the COMPLETE list of issues, so a false positive on any
+// other citation fails as surely as a missed change.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
+import { SourceParser } from '../../src/adapters/sourceParser';
+import { WorkspaceSearch } from '../../src/adapters/workspaceSearch';
+import { parseCitationText } from '../../src/core/drift/citations';
+import { DriftEngine } from '../../src/core/drift/driftEngine';
+import { parsePage } from '../../src/core/page';
+import { pageText } from './fakes';
+
+const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/languages');
+
+interface RealSource {
+  language: string;
+  /** Where the file is on this machine (its package is installed by the test stage), and its name in the workspace. */
+  source: () => string;
+  file: string;
+  comment: string;
+  /** Cited symbols; containers are cited with their members, so a member's change shows on the container's shape. */
+  cite: string[];
+  /** A statement that parses inside a function body of this language. */
+  statement: string;
+  body: string;
+  signature: { symbol: string; from: string; to: string };
+  remove: string;
+  rename: string;
+}
+
+const fromTar = (tarball: string, member: string) => () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-src-'));
+  execFileSync('tar', ['-xzf', tarball, '-C', out, member]);
+  return path.join(out, member);
+};
+
+const SOURCES: RealSource[] = [
+  {
+    language: 'Python', source: () => '/usr/lib/python3.11/json/decoder.py', file: 'app/decoder.py', comment: '#',
+    cite: ['JSONDecoder', 'JSONDecoder.decode', 'JSONDecoder.raw_decode', 'py_scanstring', 'JSONObject'],
+    statement: 'touched()', body: 'JSONDecoder.decode',
+    signature: { symbol: 'JSONDecoder.raw_decode', from: 'def raw_decode(self, s, idx=0):', to: 'def raw_decode(self, s, idx=1):' },
+    remove: 'py_scanstring', rename: 'JSONObject',
+  },
+  {
+    language: 'Go', source: () => '/usr/share/gocode/src/github.com/google/uuid/uuid.go', file: 'server/uuid.go', comment: '//',
+    cite: ['UUID.String', 'UUID.URN', 'Parse', 'MustParse', 'FromBytes'],
+    statement: 'touched()', body: 'Parse',
+    signature: { symbol: 'UUID.URN', from: 'func (uuid UUID) URN() string {', to: 'func (uuid UUID) URN() (urn string) {' },
+    remove: 'FromBytes', rename: 'MustParse',
+  },
+  {
+    language: 'Rust', source: () => '/usr/share/cargo/registry/either-1.6.1/src/lib.rs', file: 'src/either.rs', comment: '//',
+    cite: ['Either', 'Either.flip', 'Either.map_left', 'Either.left_or', 'Either.is_right'],
+    statement: 'touched();', body: 'Either.flip',
+    signature: { symbol: 'Either.left_or', from: 'pub fn left_or(self, other: L) -> L {', to: 'pub fn left_or(self, fallback: L) -> L {' },
+    remove: 'Either.map_left', rename: 'Either.is_right',
+  },
+  {
+    language: 'Java', source: fromTar('/usr/src/bsh-src/bsh.tar.gz', 'src/bsh/NameSpace.java'), file: 'src/bsh/NameSpace.java', comment: '//',
+    cite: ['NameSpace', 'NameSpace.setName', 'NameSpace.getName', 'NameSpace.getParent', 'NameSpace.toString'],
+    statement: 'touched();', body: 'NameSpace.setName',
+    signature: { symbol: 'NameSpace.getParent', from: 'public NameSpace getParent() {', to: '@Deprecated public NameSpace getParent() {' },
+    remove: 'NameSpace.toString', rename: 'NameSpace.getName',
+  },
+  {
+    language: 'C#', source: () => path.join(FIXTURES, 'csharp/EdgeJs.cs'), file: 'src/EdgeJs.cs', comment: '//',
+    cite: ['Edge', 'Edge.DebugMessage', 'Edge.SetAssemblyDirectory', 'Edge.Uninitialize', 'Edge.Close'],
+    statement: 'touched();', body: 'Edge.Close',
+    signature: { symbol: 'Edge.SetAssemblyDirectory', from: 'public static void SetAssemblyDirectory(string folder)', to: '[Obsolete] public static void SetAssemblyDirectory(string folder)' },
+    remove: 'Edge.Uninitialize', rename: 'Edge.DebugMessage',
+  },
+  {
+    language: 'Ruby', source: () => '/usr/lib/ruby/3.1.0/benchmark.rb', file: 'lib/benchmark.rb', comment: '#',
+    cite: ['Benchmark', 'Benchmark.realtime', 'Benchmark.Tms', 'Benchmark.Tms.to_a', 'Benchmark.Tms.format'],
+    statement: 'touched', body: 'Benchmark.Tms.to_a',
+    signature: { symbol: 'Benchmark.Tms.format', from: 'def format(format = nil, *args)', to: 'def format(format = nil, *rest)' },
+    remove: 'Benchmark.realtime', rename: 'Benchmark.Tms.to_a',
+  },
+  {
+    language: 'PHP', source: () => '/usr/share/php/Psr/Log/AbstractLogger.php', file: 'src/AbstractLogger.php', comment: '//',
+    cite: ['AbstractLogger', 'AbstractLogger.emergency', 'AbstractLogger.alert', 'AbstractLogger.critical', 'AbstractLogger.debug'],
+    statement: 'touched();', body: 'AbstractLogger.alert',
+    signature: { symbol: 'AbstractLogger.critical', from: 'public function critical($message, array $context = array())', to: 'public function critical($message, array $context = [])' },
+    remove: 'AbstractLogger.debug', rename: 'AbstractLogger.emergency',
+  },
+  {
+    language: 'C', source: () => '/usr/share/doc/libpng-dev/examples/example.c', file: 'src/example.c', comment: '//',
+    cite: ['check_if_png', 'read_png', 'process_data', 'info_callback', 'row_callback'],
+    statement: 'touched();', body: 'process_data',
+    signature: { symbol: 'check_if_png', from: 'int check_if_png(char *file_name, FILE **fp)', to: 'int check_if_png(const char *file_name, FILE **fp)' },
+    // info_callback's body is empty once comments go, like end_callback's: deleting it is no rename.
+    remove: 'info_callback', rename: 'row_callback',
+  },
+  {
+    language: 'C++', source: () => '/usr/src/googletest/googlemock/src/gmock-cardinalities.cc', file: 'src/cardinalities.cc', comment: '//',
+    cite: ['testing.FormatTimes', 'testing.CardinalityBetween', 'testing.CardinalityAtLeast', 'testing.BetweenCardinalityImpl.IsSatisfiedByCallCount', 'testing.Cardinality.DescribeActualCallCountTo'],
+    statement: 'touched();', body: 'testing.Cardinality.DescribeActualCallCountTo',
+    signature: { symbol: 'testing.FormatTimes', from: 'inline std::string FormatTimes(int n) {', to: 'inline std::string FormatTimes(long n) {' },
+    remove: 'testing.CardinalityBetween', rename: 'testing.FormatTimes',
+  },
+];
+
+describe('drift in the languages tree-sitter parses, on real code', function () {
+  this.timeout(20000);
+
+  for (const real of SOURCES) {
+    describe(real.language, () => {
+      let root: string;
+      let original: string;
+      let engine: () => DriftEngine;
+      const parser = new SourceParser();
+      const cited = (symbol: string) => `${real.file}:${symbol}`;
+
+      const write = (text: string) => fs.writeFileSync(path.join(root, real.file), text);
+      const symbolsOf = async (text: string) => {
+        await parser.prepare(real.file);
+        return parser.parse(real.file, text).symbols;
+      };
+      const issues = async () => {
+        const page = parsePage('.wiki/pages/code.md', 'code', fs.readFileSync(path.join(root, '.wiki/pages/code.md')));
+        const report = await engine().check([page]);
+        return report.issues.map((issue) => `${issue.code} ${issue.data.symbol}${issue.data.renamedTo ? ` → ${issue.data.renamedTo}` : ''}`).sort();
+      };
+      /** The container cited with `symbol`, whose shape a change to that member changes. */
+      const containerOf = (symbol: string) => real.cite.filter((other) => symbol.startsWith(`${other}.`) && !symbol.slice(other.length + 1).includes('.'));
+
+      before(async () => {
+        root = fs.mkdtempSync(path.join(os.tmpdir(), `repo-wiki-${real.language.replace(/\W/g, '')}-`));
+        original = fs.readFileSync(real.source(), 'utf8');
+        fs.mkdirSync(path.dirname(path.join(root, real.file)), { recursive: true });
+        write(original);
+        const files = new WorkspaceFiles(root, { syncReads: true });
+        engine = () => new DriftEngine(root, files, parser, new WorkspaceSearch(root, files));
+        const stamper = engine();
+        const anchors: Record<string, string> = {};
+        for (const symbol of real.cite) {
+          const citation = parseCitationText(cited(symbol));
+          assert.ok(citation?.symbol, `${cited(symbol)} is a citation`);
+          const anchor = await stamper.currentAnchor(citation);
+          assert.ok(anchor, `${cited(symbol)} resolves in the real file`);
+          anchors[cited(symbol)] = anchor;
+        }
+        fs.mkdirSync(path.join(root, '.wiki/pages'), { recursive: true });
+        fs.writeFileSync(path.join(root, '.wiki/pages/code.md'), pageText('Code', `${real.cite.map((symbol) => `- \`${cited(symbol)}\``).join('\n')}\n`, { anchors: JSON.stringify(anchors) }));
+      });
+      beforeEach(() => write(original));
+      after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+      it('every cited symbol matches its stamp: no false positive', async () => {
+        assert.deepEqual(await issues(), []);
+      });
+
+      it('comments added before every cited declaration and at the end are not drift', async () => {
+        const symbols = await symbolsOf(original);
+        const starts = new Set(real.cite.map((symbol) => symbols.get(symbol)!.startLine));
+        const lines = original.split('\n').flatMap((line, i) => (starts.has(i) ? [`${/^\s*/.exec(line)![0]}${real.comment} reviewed`, line] : [line]));
+        write(`${lines.join('\n')}\n${real.comment} the end\n`);
+        assert.deepEqual(await issues(), []);
+      });
+
+      it('spaces added at the ends of lines and blank lines between declarations are not drift', async () => {
+        const symbols = await symbolsOf(original);
+        const starts = new Set(real.cite.map((symbol) => symbols.get(symbol)!.startLine));
+        write(original.split('\n').map((line) => (/[;{)]\s*$|^\s*(def|end|class)\b/.test(line) ? `${line}   ` : line)).flatMap((line, i) => (starts.has(i) ? ['', line] : [line])).join('\n'));
+        assert.deepEqual(await issues(), []);
+      });
+
+      it('a statement added to a body is body-changed on that symbol alone', async () => {
+        const symbol = (await symbolsOf(original)).get(real.body)!;
+        const lines = original.split('\n');
+        const last = lines[symbol.endLine];
+        // Before the closing line (`}`, `end`); in Python, before the last statement, at its indentation.
+        const indent = real.language === 'Python' ? /^\s*/.exec(last)![0] : `${/^\s*/.exec(last)![0]}    `;
+        lines.splice(symbol.endLine, 0, `${indent}${real.statement}`);
+        write(lines.join('\n'));
+        assert.deepEqual(await issues(), [`body-changed ${real.body}`]);
+      });
+
+      it('a changed signature is signature-changed on the symbol, and on the shape of its cited container', async () => {
+        assert.equal(original.split(real.signature.from).length, 2, `the file has ${real.signature.from} once`);
+        write(original.replace(real.signature.from, real.signature.to));
+        assert.deepEqual(await issues(), [...containerOf(real.signature.symbol), real.signature.symbol].map((symbol) => `signature-changed ${symbol}`).sort());
+      });
+
+      it('a deleted declaration is missing-symbol', async () => {
+        const symbol = (await symbolsOf(original)).get(real.remove)!;
+        const lines = original.split('\n');
+        lines.splice(symbol.startLine, symbol.endLine - symbol.startLine + 1);
+        write(lines.join('\n'));
+        assert.deepEqual(await issues(), [`missing-symbol ${real.remove}`, ...containerOf(real.remove).map((symbol) => `signature-changed ${symbol}`)].sort());
+      });
+
+      it('a renamed declaration is renamed-symbol, with its new name', async () => {
+        const symbol = (await symbolsOf(original)).get(real.rename)!;
+        const name = real.rename.split('.').pop()!;
+        const lines = original.split('\n');
+        const line = lines.findIndex((text, i) => i >= symbol.startLine && new RegExp(`\\b${name}\\b`).test(text));
+        lines[line] = lines[line].replace(new RegExp(`\\b${name}\\b`), `${name}Renamed`);
+        write(lines.join('\n'));
+        const renamed = `${real.rename}Renamed`;
+        assert.deepEqual(await issues(), [`renamed-symbol ${real.rename} → ${renamed}`, ...containerOf(real.rename).map((container) => `signature-changed ${container}`)].sort());
+      });
+    });
+  }
+});
+
+describe('qualified names in each language', () => {
+  const parser = new SourceParser();
+  const names = async (file: string, text: string) => {
+    await parser.prepare(file);
+    return [...parser.parse(file, text).symbols.values()].map((symbol) => `${symbol.name} ${symbol.kind}`);
+  };
+
+  it('Python: classes, methods, nested classes; a decorator is part of the signature, a docstring of the body', async () => {
+    const text = 'class User:\n    """A user."""\n    @cached\n    def save(self, db):\n        """Saves."""\n        return db.put(self)\n\n    class Meta:\n        def table(self):\n            return "users"\n';
+    assert.deepEqual(await names('m.py', text), ['User class', 'User.save method', 'User.Meta class', 'User.Meta.table method']);
+    const base = parser.parse('m.py', text).get('User.save')!;
+    const decorated = parser.parse('m.py', text.replace('@cached', '@cached(1)')).get('User.save')!;
+    const documented = parser.parse('m.py', text.replace('"""Saves."""', '"""Saves it."""')).get('User.save')!;
+    assert.notEqual(decorated.sig, base.sig);
+    assert.equal(documented.sig, base.sig);
+    assert.notEqual(documented.body, base.body);
+  });
+
+  it('Go: methods by receiver type, struct fields and interface methods as members', async () => {
+    assert.deepEqual(await names('m.go', 'package m\ntype UUID [16]byte\nfunc (u *UUID) String() string { return "" }\ntype S struct {\n  A, B int\n}\ntype I interface {\n  Do() error\n}\n'),
+      ['UUID type', 'UUID.String method', 'S struct', 'S.A property', 'S.B property', 'I interface', 'I.Do method']);
+  });
+
+  it('Rust: impl methods as Type.method, traits, nested modules; attributes belong to the signature', async () => {
+    const text = 'mod outer {\n  pub mod inner {\n    pub fn f() {}\n  }\n}\npub struct P { x: i32 }\nimpl<T> Display for P {\n  #[inline]\n  fn fmt(&self) {}\n}\ntrait T { fn t(&self); }\n';
+    assert.deepEqual(await names('m.rs', text), ['outer module', 'outer.inner module', 'outer.inner.f function', 'P struct', 'P.x property', 'P.fmt method', 'T trait', 'T.t method']);
+    assert.notEqual(parser.parse('m.rs', text).get('P.fmt')!.sig, parser.parse('m.rs', text.replace('#[inline]', '#[inline(always)]')).get('P.fmt')!.sig);
+  });
+
+  it('Java and C#: nested classes, overloads merged into one symbol, annotations in the signature', async () => {
+    assert.deepEqual(await names('A.java', 'class A {\n  static class B { void f() {} }\n  void g(int x) {}\n  void g(String s) {}\n}\n'), ['A class', 'A.B class', 'A.B.f method', 'A.g method']);
+    assert.deepEqual(await names('A.cs', 'namespace N {\n  class A {\n    public int P { get; set; }\n    void F() {}\n  }\n}\n'), ['A class', 'A.P property', 'A.F method']);
+  });
+
+  it('Ruby, PHP, C and C++: modules and namespaces qualify, out-of-line methods join their class', async () => {
+    assert.deepEqual(await names('m.rb', 'module Outer\n  class Inner\n    def fn; end\n  end\nend\n'), ['Outer module', 'Outer.Inner class', 'Outer.Inner.fn method']);
+    assert.deepEqual(await names('m.php', '<?php\nclass A {\n  private $x = 1;\n  public function f() {}\n}\nfunction g() {}\n'), ['A class', 'A.x property', 'A.f method', 'g function']);
+    assert.deepEqual(await names('m.c', 'struct point { int x; };\nint area(int w) { return w; }\nint proto(void);\n'), ['point struct', 'point.x property', 'area function', 'proto function']);
+    assert.deepEqual(await names('m.cpp', 'namespace ns {\nclass Foo {\n  void bar();\n};\nvoid Foo::bar() {}\n}\n'), ['ns namespace', 'ns.Foo class', 'ns.Foo.bar method']);
+  });
+});
