@@ -13,7 +13,7 @@ describe('Drift detection in a real VS Code extension host', () => {
   const file = (rel: string) => path.join(root, rel);
   const pageUri = (slug: string) => vscode.Uri.file(file(`.wiki/pages/${slug}.md`));
   const driftOn = (slug: string, code?: string) =>
-    vscode.languages.getDiagnostics(pageUri(slug)).filter((d) => d.source === 'repo-wiki' && (code ? d.code === code : /^(missing-|moved-|signature-|body-|unverified|outside-)/.test(String(d.code))));
+    vscode.languages.getDiagnostics(pageUri(slug)).filter((d) => d.source === 'repo-wiki' && (code ? d.code === code : /^(missing-|moved-|renamed-|signature-|type-|body-|unverified|outside-|unreadable-)/.test(String(d.code))));
   const waitForDrift = (slug: string, code: string, citation?: string) =>
     waitFor(`${code} on ${slug}`, () => driftOn(slug, code).find((d) => !citation || d.message.includes(citation)) ?? false, 20000);
   const waitForNoDrift = (slug: string, code: string) => waitFor(`no ${code} on ${slug}`, () => driftOn(slug, code).length === 0, 20000);
@@ -258,6 +258,28 @@ describe('Drift detection in a real VS Code extension host', () => {
     } finally {
       await config.update('semantic', undefined, vscode.ConfigurationTarget.Workspace);
     }
+  });
+
+  it('a Python citation drifts in the Problems panel, and a renamed method offers "Update citation"', async () => {
+    fs.mkdirSync(file('app'), { recursive: true });
+    fs.writeFileSync(file('app/models.py'), 'class User:\n    def save(self, db):\n        """Writes the user."""\n        return db.put(self)\n\n    def load(self, db):\n        return db.get(self)\n');
+    fs.writeFileSync(pageUri('python-models').fsPath, ['---', 'title: Python models', 'topic: architecture', 'summary: The Python side.', 'status: active', 'created: 2026-11-01', 'updated: 2026-11-01', '---',
+      'Users are written by `app/models.py:User.save` and read by `app/models.py:User.load`. See [[request-pipeline]].', ''].join('\n'));
+    await waitForDrift('python-models', 'unverified', 'User.save');
+    const stamped = await vscode.commands.executeCommand<{ stamped: string[] }>('repoWiki.stampPage', pageUri('python-models'));
+    assert.deepEqual(stamped.stamped.sort(), ['app/models.py:User.load', 'app/models.py:User.save']);
+    await waitForNoDrift('python-models', 'unverified');
+
+    await editAndSave('app/models.py', (text) => text.replace('return db.get(self)', 'return db.get(self, fresh=True)'));
+    await waitForDrift('python-models', 'body-changed', 'User.load');
+    await editAndSave('app/models.py', (text) => text.replace('def save(self, db):', 'def persist(self, db):'));
+    const renamed = await waitForDrift('python-models', 'renamed-symbol', 'User.save');
+    assert.match(renamed.message, /renamed to User\.persist/);
+    const actions = await quickFixes(pageUri('python-models'), renamed, 'Update citation to User.persist');
+    await apply(actions.find((action) => action.title === 'Update citation to User.persist')!);
+    await waitForNoDrift('python-models', 'renamed-symbol');
+    assert.match(fs.readFileSync(pageUri('python-models').fsPath, 'utf8'), /`app\/models\.py:User\.persist`/);
+    assert.deepEqual(driftOn('python-models').map((d) => `${d.code}`), ['body-changed'], 'only the body change of User.load is left');
   });
 
   it('source files show "Cited by N wiki pages" lenses and a hover listing the pages', async () => {
