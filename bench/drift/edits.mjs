@@ -30,6 +30,7 @@ export function citingSlugs(pages) {
 export function editTargets(root, citations, max = 20, seed = 7) {
   const ts = require('typescript');
   const { TsSymbolParser } = out('adapters/typescript/tsSymbolParser');
+  const { CONTAINER_KINDS } = out('core/drift/symbols');
   const parser = new TsSymbolParser();
   const byFile = new Map();
   for (const c of citations) if (c.symbol) (byFile.get(c.path) ?? byFile.set(c.path, []).get(c.path)).push(c.symbol);
@@ -37,7 +38,8 @@ export function editTargets(root, citations, max = 20, seed = 7) {
   for (const [file, symbols] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
     const text = readFileSync(join(root, file), 'utf8');
     const before = parser.parse(file, text).symbols;
-    const cited = symbols.map((s) => before.get(s)).filter(Boolean);
+    // A container's citation tracks its shape, not its members' bodies: only the others see a body edit.
+    const cited = symbols.map((s) => before.get(s)).filter((s) => s && !CONTAINER_KINDS.has(s.kind));
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
     const bodies = [];
     const visit = (node) => {
@@ -49,7 +51,8 @@ export function editTargets(root, citations, max = 20, seed = 7) {
       const line = source.getLineAndCharacterOfPosition(offset).line;
       if (!cited.some((s) => s.startLine <= line && line <= s.endLine)) continue;
       const after = parser.parse(file, edited({ text, offset }, 0)).symbols;
-      if (cited.some((s) => after.get(s.name)?.body !== s.body) && cited.every((s) => after.get(s.name)?.sig === s.sig)) {
+      const containers = symbols.map((s) => before.get(s)).filter((s) => s && CONTAINER_KINDS.has(s.kind));
+      if (cited.some((s) => after.get(s.name)?.body !== s.body) && cited.every((s) => after.get(s.name)?.sig === s.sig) && containers.every((s) => after.get(s.name)?.sig === s.sig)) {
         targets.push({ file, offset });
         break;
       }

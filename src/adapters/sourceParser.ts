@@ -18,6 +18,11 @@ export class SourceParser implements SymbolParser {
     if (isTreeSitterFile(fileName)) await this.treeSitter.prepare(fileName);
   }
 
+  /** The tree-sitter grammar a file's language loaded (undefined for TS/JS, or before prepare()). */
+  languageOf(fileName: string) {
+    return this.treeSitter.languageOf(fileName);
+  }
+
   parse(fileName: string, text: string): FileSymbols {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
     const key = `${fileName.slice(fileName.lastIndexOf('.'))}\u0000${text}`;

@@ -38,6 +38,12 @@ export class TreeSitterParser implements SymbolParser {
     this.loaded.set(rules.grammar, await language);
   }
 
+  /** The loaded grammar of a file's language (for measuring a bare parse). */
+  languageOf(fileName: string): Language | undefined {
+    const rules = rulesOf(fileName);
+    return rules && this.loaded.get(rules.grammar);
+  }
+
   parse(fileName: string, text: string): FileSymbols {
     const rules = rulesOf(fileName);
     const language = rules && this.loaded.get(rules.grammar);

@@ -17,6 +17,8 @@ export class SemanticTypes implements TypeFingerprints {
   private project?: Project;
   private host?: GuardedHost;
   private readonly cache = new Map<string, string | undefined>();
+  /** Each file's exports, asked once: the checker resolves every re-export to answer. */
+  private readonly exports = new Map<string, ReadonlyMap<string, Node[]>>();
 
   constructor(private readonly root: string, private readonly files: WorkspaceFiles, private readonly heapCapMb = SEMANTIC_HEAP_CAP_MB) {}
 
@@ -29,6 +31,7 @@ export class SemanticTypes implements TypeFingerprints {
   /** A file changed: the checker must read it again, and every type may have moved with it. */
   invalidate(relPath: string): void {
     this.cache.clear();
+    this.exports.clear();
     const file = this.project?.getSourceFile(path.join(this.root, relPath));
     if (!file) return;
     this.host?.forget(file.getFilePath());
@@ -40,7 +43,10 @@ export class SemanticTypes implements TypeFingerprints {
     const project = this.load();
     const absolute = path.join(this.root, relPath);
     const file = project.getSourceFile(absolute) ?? project.addSourceFileAtPathIfExists(absolute);
-    const node = file && declarationOf(file.getExportedDeclarations(), file, symbol);
+    if (!file) return undefined;
+    let exported = this.exports.get(absolute);
+    if (!exported) this.exports.set(absolute, (exported = file.getExportedDeclarations()));
+    const node = declarationOf(exported, file, symbol);
     if (!node) return undefined;
     const text = node.getType().getText(node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType);
     return fnv(text);
@@ -65,11 +71,8 @@ export class SemanticTypes implements TypeFingerprints {
 /** The declaration a qualified name cites: an export (re-exports followed by the checker), then members by name. */
 function declarationOf(exported: ReadonlyMap<string, Node[]>, file: Node, symbol: string): Node | undefined {
   const [head, ...rest] = symbol.split('.');
-  let node: Node | undefined = exported.get(head)?.[0] ?? file.getChildrenOfKind(ts.SyntaxKind.SyntaxList)[0]?.getChildren().find((child) => nameOf(child) === head);
-  for (const part of rest) {
-    if (!node) return undefined;
-    node = node.getDescendants().find((child) => child.getParent() && nameOf(child) === part && isMemberOf(child, node!));
-  }
+  let node: Node | undefined = exported.get(head)?.[0] ?? memberNamed(file, head);
+  for (const part of rest) node = node && memberNamed(node, part);
   return node;
 }
 
@@ -77,13 +80,16 @@ function nameOf(node: Node): string | undefined {
   return Node.hasName(node) ? node.getName() : Node.isVariableStatement(node) ? node.getDeclarations()[0]?.getName() : undefined;
 }
 
-/** A direct member: its nearest named ancestor is `container` (module blocks and class bodies in between are fine). */
-function isMemberOf(node: Node, container: Node): boolean {
-  for (let parent = node.getParent(); parent; parent = parent.getParent()) {
-    if (parent === container) return true;
-    if (nameOf(parent) !== undefined) return false;
+/** A direct member named `name`: found through unnamed wrappers (bodies, blocks, lists), never inside another named declaration. */
+function memberNamed(container: Node, name: string): Node | undefined {
+  const pending = [...container.getChildren()];
+  while (pending.length) {
+    const child = pending.shift()!;
+    const childName = nameOf(child);
+    if (childName === name) return child;
+    if (childName === undefined && !Node.isBlock(child)) pending.push(...child.getChildren());
   }
-  return false;
+  return undefined;
 }
 
 function fnv(text: string): string {

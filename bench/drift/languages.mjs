@@ -1,0 +1,259 @@
+// Drift in the languages tree-sitter parses, on real code from Debian's packages (installed by the
+// test stage: see test/run-all.mjs) and the vendored C# file:
+//   1. per language: a full scan of up to 1,000 citations, against a parse floor of the same files
+//      with the same grammar (tree-sitter's parse alone), in the same process. Goal: at most 1.25x.
+//   2. scale: every language together (~1M lines), up to 50,000 citations, in a fresh process:
+//      cold full scan (goal under 5 s), peak RSS (goal under 400 MB), and the re-check after one
+//      file is saved against a parse of that file alone (goal: p95 at most 1.5x).
+//   3. `--changed-since` on that corpus after a change to 10 cited files (goal under 500 ms), in a
+//      warm process and as the CLI runs it.
+// Needs `npx tsc -p tsconfig.test.json` (out/) and `npm run build` (dist/cli.js).
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ms, stats, verdict } from '../lib.mjs';
+import { out } from './code.mjs';
+import { rng } from './corpus.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const CITABLE = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/;
+const PER_PAGE = 10;
+const GOALS = { floorRatio: 1.25, scaleColdMs: 5000, scaleRssMB: 400, saveRatio: 1.5, changedSinceMs: 500 };
+
+/** Where each language's real code is on this machine: [language, folder or file, extensions]. */
+const SOURCES = [
+  ['Python', '/usr/lib/python3.11', ['.py'], 12000],
+  ['Go', '/usr/share/gocode/src', ['.go'], 1000],
+  ['Rust', '/usr/share/cargo/registry', ['.rs'], 1000],
+  ['Java', 'bsh', ['.java'], 1000],
+  ['C#', join(repo, 'test/fixtures/languages/csharp'), ['.cs'], 1000],
+  ['Ruby', '/usr/lib/ruby/3.1.0', ['.rb'], 12000],
+  ['PHP', '/usr/share/php', ['.php'], 1000],
+  ['C', '/usr/include', ['.h'], 20000],
+  ['C++', '/usr/src/googletest', ['.cc', '.h'], 5000],
+];
+
+function listFiles(dir, extensions) {
+  const found = [];
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory() && !/^(test|tests|__pycache__|c\+\+)$/.test(entry.name)) walk(path);
+      else if (entry.isFile() && extensions.some((ext) => entry.name.endsWith(ext))) found.push(path);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/** Copies a language's files into the workspace under `<tag>/`, returns workspace-relative paths. */
+function copyLanguage(root, [language, source, extensions], tmp) {
+  let from = source;
+  if (source === 'bsh') {
+    from = join(tmp, 'bsh');
+    mkdirSync(from, { recursive: true });
+    execFileSync('tar', ['-xzf', '/usr/src/bsh-src/bsh.tar.gz', '-C', from, 'src']);
+  }
+  if (!existsSync(from)) throw new Error(`${language}: ${from} is missing; run the test stage first (it installs the packages).`);
+  const tag = language.replace('#', 'sharp').replace(/\+/g, 'p').toLowerCase();
+  return listFiles(from, extensions).map((file) => {
+    const rel = `${tag}/${relative(from, file)}`;
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    cpSync(file, join(root, rel));
+    return rel;
+  });
+}
+
+/** Up to `count` citations over the files, round-robin, each a symbol declared once in its file. */
+async function pickCitations(parser, root, files, count) {
+  const perFile = [];
+  for (const file of files) {
+    await parser.prepare(file);
+    const symbols = [...parser.parse(file, readFileSync(join(root, file), 'utf8')).symbols.keys()].filter((name) => CITABLE.test(name));
+    if (symbols.length) perFile.push({ file, symbols, next: 0 });
+  }
+  const citations = [];
+  for (let progress = true; citations.length < count && progress; ) {
+    progress = false;
+    for (const entry of perFile) {
+      if (citations.length >= count) break;
+      if (entry.next < entry.symbols.length) {
+        citations.push({ path: entry.file, symbol: entry.symbols[entry.next++] });
+        progress = true;
+      }
+    }
+  }
+  return citations;
+}
+
+async function writePages(engine, root, citations, prefix) {
+  mkdirSync(join(root, '.wiki/pages'), { recursive: true });
+  for (let start = 0, n = 0; start < citations.length; start += PER_PAGE, n++) {
+    const group = citations.slice(start, start + PER_PAGE);
+    const anchors = [];
+    for (const c of group) {
+      const anchor = await engine.currentAnchor({ path: c.path, symbol: c.symbol, outside: false });
+      if (!anchor) throw new Error(`${c.path}:${c.symbol} does not resolve`);
+      anchors.push(`  ${JSON.stringify(`${c.path}:${c.symbol}`)}: ${JSON.stringify(anchor)}`);
+    }
+    writeFileSync(join(root, '.wiki/pages', `${prefix}-${String(n).padStart(5, '0')}.md`), `---\ntitle: ${prefix} ${n}\ntopic: architecture\nsummary: Part ${n}.\nstatus: active\ntags: []\ncreated: 2026-11-01\nupdated: 2026-11-01\nanchors:\n${anchors.join('\n')}\n---\n${group.map((c) => `- \`${c.path}:${c.symbol}\``).join('\n')}\n`);
+  }
+}
+
+const core = () => {
+  const { DriftEngine } = out('core/drift/driftEngine');
+  const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
+  const { SourceParser } = out('adapters/sourceParser');
+  const { WorkspaceSearch } = out('adapters/workspaceSearch');
+  const { Wiki } = out('core/wiki');
+  return { DriftEngine, WorkspaceFiles, SourceParser, WorkspaceSearch, Wiki };
+};
+
+function engineFor(root, parser) {
+  const { DriftEngine, WorkspaceFiles, WorkspaceSearch, Wiki } = core();
+  const files = new WorkspaceFiles(root, { syncReads: true });
+  return { engine: new DriftEngine(root, files, parser, new WorkspaceSearch(root, files)), wiki: new Wiki(root, files, { now: () => new Date() }) };
+}
+
+/** The floor: read each cited file and parse it with tree-sitter, nothing else. */
+async function floorMs(parser, root, files) {
+  const { Parser } = await import('@vscode/tree-sitter-wasm');
+  const raw = new Parser();
+  const start = performance.now();
+  for (const file of files) {
+    const text = readFileSync(join(root, file), 'utf8');
+    raw.setLanguage(parser.languageOf(file));
+    raw.parse(text).delete();
+  }
+  return performance.now() - start;
+}
+
+// The scale measurement runs in a fresh process, so its peak RSS is its own.
+if (process.argv[2] === '--scale') {
+  const { root, files } = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+  const { SourceParser } = core();
+  const parser = new SourceParser();
+  for (const file of files) await parser.prepare(file); // grammars loaded before the clock, as modules are
+  const { engine, wiki } = engineFor(root, parser);
+  const pages = await wiki.loadPages();
+  let start = performance.now();
+  const report = await engine.check(pages);
+  const coldMs = performance.now() - start;
+  if (report.issues.length) throw new Error(`scale: ${report.issues.length} issues on a clean corpus: ${JSON.stringify(report.issues.slice(0, 3).map((i) => `${i.code} ${i.data.citation}`))}`);
+  // One file saved: a comment appended, then the pages citing it re-checked.
+  const random = rng(3);
+  const cited = [...new Set(pages.flatMap((page) => engine.citationsOf(page).map((c) => c.path)))];
+  const saves = [];
+  const parses = [];
+  const { Parser } = await import('@vscode/tree-sitter-wasm');
+  const raw = new Parser();
+  for (let i = 0; i < 40; i++) {
+    const file = cited[random.int(cited.length)];
+    const text = `${readFileSync(join(root, file), 'utf8')}\n${file.endsWith('.py') || file.endsWith('.rb') ? '#' : '//'} saved ${i}\n`;
+    writeFileSync(join(root, file), text);
+    start = performance.now();
+    engine.invalidate(file);
+    const again = await engine.check(engine.pagesCiting(pages, new Set([file])));
+    saves.push(performance.now() - start);
+    if (again.issues.length) throw new Error(`scale: a comment made ${again.issues.length} issues in ${file}`);
+    start = performance.now();
+    raw.setLanguage(parser.languageOf(file));
+    raw.parse(text).delete();
+    parses.push(performance.now() - start);
+  }
+  process.stdout.write(`${JSON.stringify({ coldMs, citations: report.citationsChecked, pages: pages.length, rssMB: process.resourceUsage().maxRSS / 1024, saves, parses })}\n`);
+  process.exit(0);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'repo-wiki-languages-bench-'));
+try {
+  console.log(`drift in other languages (${cpus().length} cores, node ${process.version}, load average ${loadavg()[0].toFixed(2)})`);
+  const { SourceParser } = core();
+  const all = join(tmp, 'all');
+  const summary = [];
+  const allFiles = [];
+  const allCitations = [];
+  console.log(`  ${'language'.padEnd(9)} ${'files'.padStart(6)} ${'lines'.padStart(9)} ${'citations'.padStart(9)} ${'scan'.padStart(11)} ${'floor'.padStart(11)} ${'ratio'.padStart(6)}`);
+  for (const entry of SOURCES) {
+    const [language, , , scaleCount] = entry;
+    const root = join(tmp, language.replace(/\W/g, '_'));
+    const files = copyLanguage(root, entry, tmp);
+    copyLanguage(all, entry, tmp).forEach((file) => allFiles.push(file));
+    const lines = files.reduce((sum, file) => sum + readFileSync(join(root, file), 'utf8').split('\n').length, 0);
+    const stamping = new SourceParser();
+    const citations = await pickCitations(stamping, root, files, 1000);
+    await writePages(engineFor(root, stamping).engine, root, citations, 'page');
+    allCitations.push(...(await pickCitations(stamping, all, files.map((file) => file), scaleCount)));
+    const citedFiles = [...new Set(citations.map((c) => c.path))];
+    const scans = [];
+    const floors = [];
+    for (let run = 0; run < 5; run++) {
+      const parser = new SourceParser(); // nothing cached, grammars loaded before the clock
+      for (const file of citedFiles) await parser.prepare(file);
+      const { engine, wiki } = engineFor(root, parser);
+      const pages = await wiki.loadPages();
+      const start = performance.now();
+      const report = await engine.check(pages);
+      scans.push(performance.now() - start);
+      if (report.issues.length) throw new Error(`${language}: ${report.issues.length} issues on a clean corpus: ${report.issues.slice(0, 3).map((i) => `${i.code} ${i.data.citation}`).join(', ')}`);
+      floors.push(await floorMs(parser, root, citedFiles));
+    }
+    const scan = stats(scans).p50;
+    const floor = stats(floors).p50;
+    const ratio = scan / floor;
+    console.log(`  ${language.padEnd(9)} ${String(files.length).padStart(6)} ${lines.toLocaleString('en-US').padStart(9)} ${String(citations.length).padStart(9)} ${ms(scan).padStart(11)} ${ms(floor).padStart(11)} ${`${ratio.toFixed(2)}x`.padStart(6)}  ${verdict(ratio <= GOALS.floorRatio)}`);
+    summary.push(ratio <= GOALS.floorRatio);
+  }
+
+  // Scale: every language in one workspace.
+  const lines = allFiles.reduce((sum, file) => sum + readFileSync(join(all, file), 'utf8').split('\n').length, 0);
+  await writePages(engineFor(all, new SourceParser()).engine, all, allCitations, 'mixed');
+  const config = join(tmp, 'scale.json');
+  writeFileSync(config, JSON.stringify({ root: all, files: [...new Set(allCitations.map((c) => c.path))] }));
+  const scale = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--scale', config], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim().split('\n').at(-1));
+  const save = stats(scale.saves);
+  const parse = stats(scale.parses);
+  console.log('');
+  console.log(`  scale: ${allFiles.length} files, ${lines.toLocaleString('en-US')} lines in ${SOURCES.length} languages, ${scale.citations} citations in ${scale.pages} pages`);
+  console.log(`    cold full scan            ${ms(scale.coldMs).padStart(11)}   goal under ${GOALS.scaleColdMs} ms: ${verdict(scale.coldMs < GOALS.scaleColdMs)}`);
+  console.log(`    peak RSS                  ${`${Math.round(scale.rssMB)} MB`.padStart(11)}   goal under ${GOALS.scaleRssMB} MB: ${verdict(scale.rssMB < GOALS.scaleRssMB)}`);
+  console.log(`    re-check after one save   p50 ${ms(save.p50)}, p95 ${ms(save.p95)}; parse of that file alone p50 ${ms(parse.p50)}, p95 ${ms(parse.p95)}; ratio of p95 ${(save.p95 / parse.p95).toFixed(2)}x, goal at most ${GOALS.saveRatio}x: ${verdict(save.p95 <= GOALS.saveRatio * parse.p95)}`);
+  summary.push(scale.coldMs < GOALS.scaleColdMs, scale.rssMB < GOALS.scaleRssMB, save.p95 <= GOALS.saveRatio * parse.p95);
+
+  // --changed-since after a change to 10 cited files.
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=bench', ...args], { cwd: all, stdio: ['ignore', 'pipe', 'pipe'] });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  const random = rng(11);
+  const cited = [...new Set(allCitations.map((c) => c.path))];
+  const touched = new Set();
+  while (touched.size < 10) touched.add(cited[random.int(cited.length)]);
+  for (const file of touched) appendFileSync(join(all, file), `\n${file.endsWith('.py') || file.endsWith('.rb') ? '#' : '//'} changed on the branch\n`);
+  const { checkDrift } = out('cli/drift');
+  const { filesChangedSince } = out('adapters/gitChanges');
+  const { openWorkspaceCore } = out('adapters/workspaceCore');
+  const warm = [];
+  let checked;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    ({ report: checked } = await checkDrift(openWorkspaceCore(all), { stamp: false, changed: await filesChangedSince(all, 'main') }));
+    warm.push(performance.now() - start);
+  }
+  const cli = [];
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    execFileSync(process.execPath, [join(repo, 'dist/cli.js'), 'drift', '--workspace', all, '--changed-since', 'main', '--format', 'json'], { stdio: 'ignore' });
+    cli.push(performance.now() - start);
+  }
+  const w = stats(warm);
+  const c = stats(cli);
+  console.log(`    --changed-since main      ${checked.pagesChecked} pages, ${checked.citationsChecked} citations checked; warm process p50 ${ms(w.p50)}, CLI process p50 ${ms(c.p50)}; goal under ${GOALS.changedSinceMs} ms: ${verdict(w.p50 < GOALS.changedSinceMs)} (warm), ${verdict(c.p50 < GOALS.changedSinceMs)} (CLI)`);
+  summary.push(w.p50 < GOALS.changedSinceMs);
+  console.log(`  ${summary.filter(Boolean).length} of ${summary.length} goal checks met (load average now ${loadavg()[0].toFixed(2)})`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
