@@ -327,6 +327,25 @@ class ParsedFile implements FileSymbols {
     return this.found.get(name);
   }
 
+  /** A container's direct members from the runs that declare it, so a shape never parses the whole file. */
+  members(name: string): SourceSymbol[] {
+    const prefix = `${name}.`;
+    const direct = (names: Iterable<string>) => [...new Set(names)].filter((member) => member.startsWith(prefix) && !member.includes('.', prefix.length));
+    if (!this.whole && !this.runsFailed && this.kind === ts.ScriptKind.TS) {
+      const names: string[] = [];
+      for (const run of runsDeclaring(this.text, this.runState().split, name.split('.')[0])) {
+        const entries = this.runEntries(run);
+        if (!entries) {
+          this.runsFailed = true;
+          break;
+        }
+        names.push(...entries.keys());
+      }
+      if (!this.runsFailed) return direct(names).map((member) => this.get(member)).filter((symbol): symbol is SourceSymbol => symbol !== undefined);
+    }
+    return direct(this.symbols.keys()).map((member) => this.symbols.get(member)!);
+  }
+
   /** The symbol from the runs that may declare it; null when one of them does not parse alone. */
   private lookUp(name: string): SourceSymbol | undefined | null {
     const runs = this.runState();

@@ -30,13 +30,13 @@ export interface CancellationFlag {
 /** What a cited file holds now: absent, refused by the file-access module, or its symbols and whole-file fingerprint. */
 type SourceState =
   | { exists: false; refused?: FileAccessError }
-  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols' | 'reExports'>; fingerprint: string };
+  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols' | 'reExports' | 'members'>; fingerprint: string };
 
 /** A cited symbol's declaration: the file that declares it (after re-exports), the symbol, and that file's symbols. */
 interface Declared {
   path: string;
   symbol: SourceSymbol;
-  file: Pick<FileSymbols, 'symbols'>;
+  file: Pick<FileSymbols, 'symbols' | 'members'>;
 }
 
 /** Barrels rarely nest deeply; this bounds a cycle the `seen` set does not catch. */
@@ -141,7 +141,7 @@ export class DriftEngine {
 
   /** The anchor of a declaration as stamped now: a container's records its shape; in semantic mode, the type too. */
   private anchorOf({ path: relPath, symbol, file }: Declared): string {
-    const anchor = CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, containerShape(file.symbols, symbol)) : symbolAnchor(symbol);
+    const anchor = CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, containerShape(file, symbol)) : symbolAnchor(symbol);
     const type = this.types?.typeOf(relPath, symbol.name);
     return type ? `${anchor} type:${type}` : anchor;
   }
@@ -227,7 +227,7 @@ export class DriftEngine {
     }
     // A container stamped with its shape: only a member added, removed or re-signed changes it.
     if (recorded.shape !== undefined && CONTAINER_KINDS.has(current.kind)) {
-      if (recorded.shape === containerShape(declared!.file.symbols, current)) return undefined;
+      if (recorded.shape === containerShape(declared!.file, current)) return undefined;
       return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now() });
     }
     if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now() });
@@ -286,7 +286,7 @@ function findRenamed(file: Pick<FileSymbols, 'symbols'>, name: string, recorded:
   const parent = (qualified: string) => qualified.slice(0, Math.max(0, qualified.lastIndexOf('.')));
   const matches = (symbol: SourceSymbol) => {
     if (symbol.name === name) return false;
-    if (recorded.shape !== undefined) return CONTAINER_KINDS.has(symbol.kind) && containerShape(file.symbols, symbol) === recorded.shape && hasMembers(file.symbols, symbol);
+    if (recorded.shape !== undefined) return CONTAINER_KINDS.has(symbol.kind) && containerShape(file, symbol) === recorded.shape && hasMembers(file.symbols, symbol);
     if (recorded.body === undefined) return false;
     if (recorded.body !== recorded.sig) return symbol.body === recorded.body && symbol.body !== symbol.sig && !symbol.emptyBody;
     // No body of its own (a property, a parameter property): the same member, unchanged, of a renamed container.

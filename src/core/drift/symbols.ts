@@ -40,6 +40,8 @@ export interface FileSymbols {
   readonly fingerprint: string;
   /** What the file exports from other modules, for languages that have re-exports. */
   reExports?(): readonly ReExport[];
+  /** A container's direct members, when the parser can find them without reading every declaration. */
+  members?(name: string): SourceSymbol[];
 }
 
 /** The resolved type of cited symbols, from a type checker (semantic mode): a hash per symbol. */
@@ -69,10 +71,9 @@ export function symbolAnchor(symbol: Pick<SourceSymbol, 'sig' | 'body'>, shape?:
  * A container's shape: the names and signatures of its direct members, by name (moving a member
  * or reformatting is not a change). A member's body is not part of it: its own citation tracks that.
  */
-export function containerShape(symbols: ReadonlyMap<string, SourceSymbol>, container: Pick<SourceSymbol, 'name'>): string {
+export function containerShape(file: Pick<FileSymbols, 'symbols' | 'members'>, container: Pick<SourceSymbol, 'name'>): string {
   const prefix = `${container.name}.`;
-  const members = [...symbols.values()]
-    .filter((symbol) => symbol.name.startsWith(prefix) && !symbol.name.includes('.', prefix.length))
+  const members = [...(file.members?.(container.name) ?? [...file.symbols.values()].filter((symbol) => symbol.name.startsWith(prefix) && !symbol.name.includes('.', prefix.length)))]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let hash = 0x811c9dc5;
   for (const member of members) {
