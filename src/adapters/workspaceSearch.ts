@@ -35,6 +35,13 @@ export class WorkspaceSearch implements SymbolSearch {
     return hits.sort();
   }
 
+  /** The listed files in one folder (workspace-relative), for a symbol whose file was renamed. */
+  async filesIn(folder: string): Promise<string[]> {
+    const files = await (this.listing ??= this.list());
+    const prefix = folder ? `${folder}/` : '';
+    return files.filter((file) => file.startsWith(prefix) && !file.slice(prefix.length).includes('/'));
+  }
+
   /** Forget the file list (files were created, deleted or renamed). */
   reset(): void {
     this.listing = undefined;

@@ -55,7 +55,7 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
   const fixed: string[] = [];
   for (const issue of issues) {
     const to = issue.code === DriftCode.MovedSymbol && issue.data.movedTo ? `${issue.data.movedTo}:${issue.data.symbol}`
-      : issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo ? `${issue.data.path}:${issue.data.renamedTo}` : undefined;
+      : issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo ? `${issue.data.movedTo ?? issue.data.path}:${issue.data.renamedTo}` : undefined;
     const page = to && pages.find((p) => p.relPath === issue.page);
     if (!to || !page) continue;
     const current = (await wiki.readPage(page.slug)) ?? page;

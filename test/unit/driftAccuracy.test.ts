@@ -172,6 +172,14 @@ describe('drift accuracy on the fixture project', function () {
       assert.deepEqual(cartIssues, members.map((member) => `renamed-symbol src/cart.ts:Cart${member} → Basket${member}`).sort());
     });
 
+    it('renaming a file and a function in it: the function is found under its new name in the new file', async () => {
+      project.move('src/money.ts', 'src/currency.ts');
+      project.edit('src/currency.ts', 'export function formatPrice(', 'export function formatAmount(');
+      const money = summary(await project.issues()).filter((issue) => issue.includes('src/money.ts'));
+      assert.ok(money.includes('renamed-symbol src/money.ts:formatPrice → src/currency.ts → formatAmount'), money.join('\n'));
+      assert.ok(money.includes('moved-symbol src/money.ts:parsePrice → src/currency.ts'), 'the others kept their names: moved');
+    });
+
     it('renaming a function and changing its code at once is missing: nothing shows it is the same', async () => {
       project.edit('src/money.ts', 'export function formatPrice(', 'export function formatAmount(');
       project.edit('src/money.ts', 'toFixed(2)', 'toFixed(3)');

@@ -9,6 +9,8 @@ import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor,
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
   filesContaining(word: string): Promise<string[]>;
+  /** The files directly in a folder (workspace-relative), where a renamed file would be. */
+  filesIn?(folder: string): Promise<string[]>;
 }
 
 export interface DriftIssue extends LintIssue {
@@ -196,6 +198,10 @@ export class DriftEngine {
     if (!source.exists) {
       const movedTo = citation.symbol ? await this.findMoved(citation) : undefined;
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} moved: ${citation.path} no longer exists and it is now declared in ${movedTo}.`, { movedTo });
+      const renamed = citation.symbol && anchor ? await this.findRenamedFile(citation, parseAnchor(anchor)) : undefined;
+      if (renamed) {
+        return issue(DriftCode.RenamedSymbol, `${citation.path} no longer exists, and ${citation.symbol} is now ${renamed.declared.symbol.name} in ${renamed.path}: a declaration with the same code is there.`, { movedTo: renamed.path, renamedTo: renamed.declared.symbol.name, anchor: this.anchorOf(renamed.declared) });
+      }
       return issue(DriftCode.MissingFile, `${citation.path} does not exist.`);
     }
     const declared = citation.symbol ? await this.declaration(citation.path, citation.symbol) : undefined;
@@ -231,6 +237,18 @@ export class DriftEngine {
       return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now() });
     }
     if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now() });
+    return undefined;
+  }
+
+  /** After a file rename and a symbol rename: a file of the same language beside the old one that declares the recorded code under another name. */
+  private async findRenamedFile(citation: Citation, recorded: ParsedAnchor): Promise<{ path: string; declared: Declared } | undefined> {
+    const siblings = (await this.search.filesIn?.(path.posix.dirname(citation.path).replace(/^\.$/, ''))) ?? [];
+    for (const file of siblings.filter((candidate) => candidate !== citation.path && sameLanguage(candidate, citation.path)).sort()) {
+      const source = await this.source(file);
+      if (!source.exists || !source.symbols) continue;
+      const symbol = findRenamed(source.symbols, citation.symbol!, recorded);
+      if (symbol) return { path: file, declared: { path: file, symbol, file: source.symbols } };
+    }
     return undefined;
   }
 

@@ -30,7 +30,7 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
         action(`Update citation to ${to}`, 'repoWiki.relocateCitation', [document.uri, citation, to], true);
       }
       if (code === DriftCode.RenamedSymbol && issue.data.renamedTo) {
-        action(`Update citation to ${issue.data.renamedTo}`, 'repoWiki.relocateCitation', [document.uri, citation, `${issue.data.path}:${issue.data.renamedTo}`, issue.data.anchor], true);
+        action(`Update citation to ${issue.data.movedTo ? currentCitation(issue) : issue.data.renamedTo}`, 'repoWiki.relocateCitation', [document.uri, citation, currentCitation(issue), issue.data.anchor], true);
       }
       if (code === DriftCode.SignatureChanged || code === DriftCode.BodyChanged) {
         action('Show what changed', 'repoWiki.showWhatChanged', [document.uri, citation]);
@@ -52,6 +52,6 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
 /** Where the cited code is now: after a move or a rename, the new place. */
 function currentCitation(issue: DriftIssue): string {
   if (issue.code === DriftCode.MovedSymbol && issue.data.movedTo) return `${issue.data.movedTo}:${issue.data.symbol}`;
-  if (issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo) return `${issue.data.path}:${issue.data.renamedTo}`;
+  if (issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo) return `${issue.data.movedTo ?? issue.data.path}:${issue.data.renamedTo}`;
   return issue.data.citation;
 }
