@@ -12,12 +12,15 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ms, stats, verdict } from '../lib.mjs';
 import { out } from './code.mjs';
 import { rng } from './corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const { Parser: TreeParser } = require('@vscode/tree-sitter-wasm');
 const repo = resolve(here, '../..');
 const CITABLE = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/;
 const PER_PAGE = 10;
@@ -120,8 +123,7 @@ function engineFor(root, parser) {
 
 /** The floor: read each cited file and parse it with tree-sitter, nothing else. */
 async function floorMs(parser, root, files) {
-  const { Parser } = await import('@vscode/tree-sitter-wasm');
-  const raw = new Parser();
+  const raw = new TreeParser();
   const start = performance.now();
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
@@ -148,8 +150,7 @@ if (process.argv[2] === '--scale') {
   const cited = [...new Set(pages.flatMap((page) => engine.citationsOf(page).map((c) => c.path)))];
   const saves = [];
   const parses = [];
-  const { Parser } = await import('@vscode/tree-sitter-wasm');
-  const raw = new Parser();
+  const raw = new TreeParser();
   for (let i = 0; i < 40; i++) {
     const file = cited[random.int(cited.length)];
     const text = `${readFileSync(join(root, file), 'utf8')}\n${file.endsWith('.py') || file.endsWith('.rb') ? '#' : '//'} saved ${i}\n`;

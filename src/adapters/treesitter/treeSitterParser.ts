@@ -1,12 +1,14 @@
 // Symbol index of one file in a language other than TS/JS, with tree-sitter. Names follow the
 // language's nesting: `Class.method`, Go methods by receiver (`UUID.String`), Rust impl methods by
 // type (`Type.method`), nested classes and modules (`Outer.Inner.fn`); nothing inside a function
-// counts. Fingerprints mean what they mean for TypeScript: FNV-1a over the leaf tokens (type and
-// text), comments skipped, so whitespace and formatting never count; decorators and attributes are
-// part of the signature; a docstring is part of the body.
+// counts. Fingerprints mean what they mean for TypeScript: FNV-1a over the text with comments and
+// whitespace left out, so formatting never counts (nor, unlike TypeScript, a change of whitespace
+// inside a string); decorators and attributes are part of the signature; a docstring is part of
+// the body. One query per grammar finds the declarations and comments inside WebAssembly, so
+// JavaScript never walks the tree; hashes are taken per symbol on first read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Language, Node, Parser as TreeParser } from '@vscode/tree-sitter-wasm';
+import type { Language, Node, Parser as TreeParser, Query, QueryCapture } from '@vscode/tree-sitter-wasm';
 import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
 
@@ -22,7 +24,9 @@ export class TreeSitterParser implements SymbolParser {
   private runtime?: Promise<typeof import('@vscode/tree-sitter-wasm')>;
   private readonly languages = new Map<string, Promise<Language>>();
   private readonly loaded = new Map<string, Language>();
+  private readonly queries = new Map<Language, Query>();
   private parser?: TreeParser;
+  private runtimeModule?: typeof import('@vscode/tree-sitter-wasm');
 
   constructor(private readonly grammarDir = defaultGrammarDir()) {}
 
@@ -52,10 +56,31 @@ export class TreeSitterParser implements SymbolParser {
     const tree = this.parser.parse(text);
     if (!tree) throw new Error(`tree-sitter could not parse ${fileName}.`);
     try {
-      return indexFile(tree.rootNode, rules);
+      const captures = this.outline(language, rules).captures(tree.rootNode);
+      return indexFile(captures.filter((capture) => capture.name === 'declaration').map((capture) => capture.node), rules, new TokenText(text, captures.filter((capture) => capture.name === 'comment')));
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
+  }
+
+  /**
+   * One query per grammar finds its declarations and its comments (the grammars name comments
+   * differently), so the tree is walked inside WebAssembly, once.
+   */
+  private outline(language: Language, rules: LanguageRules): Query {
+    let query = this.queries.get(language);
+    if (!query) {
+      const patterns = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
+      const comments = new Set<string>();
+      for (let id = 0; id < language.nodeTypeCount; id++) {
+        const type = language.nodeTypeForId(id);
+        if (type && /comment/.test(type) && language.nodeTypeIsNamed(id) && language.nodeTypeIsVisible(id)) comments.add(type);
+      }
+      patterns.push(...[...comments].map((type) => `(${type}) @comment`));
+      query = new this.runtimeModule!.Query(language, patterns.join('\n'));
+      this.queries.set(language, query);
+    }
+    return query;
   }
 
   private async load(grammar: string): Promise<Language> {
@@ -65,6 +90,7 @@ export class TreeSitterParser implements SymbolParser {
       return runtime;
     })();
     const runtime = await this.runtime;
+    this.runtimeModule = runtime;
     this.parser ??= new runtime.Parser();
     return runtime.Language.load(new Uint8Array(fs.readFileSync(path.join(this.grammarDir, grammar))));
   }
@@ -81,12 +107,6 @@ function defaultGrammarDir(): string {
   return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 }
 
-interface Leaf {
-  start: number;
-  end: number;
-  hash: number;
-}
-
 interface Piece {
   sigStart: number;
   sigEnd: number;
@@ -96,38 +116,47 @@ interface Piece {
   endLine: number;
 }
 
-/** Walks the tree once for its leaves and once for its declarations; hashes are taken per symbol on first read. */
-function indexFile(root: Node, rules: LanguageRules): FileSymbols {
-  const leaves = collectLeaves(root);
+/**
+ * Names the declarations (in document order) by their nesting: a declaration inside a container or
+ * scope is its member; one inside anything else (a function body) is not a symbol.
+ */
+function indexFile(declarations: Node[], rules: LanguageRules, tokens: TokenText): FileSymbols {
   const pieces = new Map<string, { kind: SymbolKind; pieces: Piece[] }>();
-  // `inType`: the enclosing declaration is a type (a class, an impl), so its functions are methods.
-  const visit = (node: Node, prefix: string, inType: boolean): void => {
-    for (const child of node.namedChildren) {
-      if (!child) continue;
-      const rule = rules.declarations[child.type];
-      const names = (rule?.names(child) ?? []).map(citableName).filter(Boolean);
-      if (!rule || !names.length) {
-        visit(child, prefix, inType);
-        continue;
-      }
-      const body = rule.body?.(child) ?? undefined;
-      const kind = kindOf(rule, child);
-      for (const name of names) {
-        const qualified = prefix ? `${prefix}.${name}` : name;
-        if (!rule.scope) record(pieces, qualified, kind === 'function' && inType ? 'method' : kind, piece(child, body, rules));
-        if (body && (rule.scope || isContainer(rule, child))) visit(body, qualified, rule.scope === true || TYPE_KINDS.has(kind));
-      }
+  // Open declarations around the current one: `prefix` names its members; `members` is false inside a function.
+  const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean }> = [];
+  for (const node of declarations) {
+    while (open.length && open[open.length - 1].end <= node.startIndex) open.pop();
+    const around = open[open.length - 1];
+    if (around && !around.members) continue;
+    const rule = rules.declarations[node.type];
+    const names = rule.names(node).map(citableName).filter(Boolean);
+    if (!names.length) continue;
+    const body = rule.body?.(node) ?? undefined;
+    const kind = kindOf(rule, node);
+    const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
+    for (const name of names) {
+      const qualified = around ? `${around.prefix}.${name}` : name;
+      if (!rule.scope) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, piece(node, body, rules));
+      // Pushed for the last name only: a declaration with several names (`A, B int`) has no members.
+      if (name === names[names.length - 1]) open.push({ end: node.endIndex, prefix: qualified, members: opens, inType: rule.scope === true || TYPE_KINDS.has(kind) });
     }
+  }
+  const computed = new Map<string, SourceSymbol>();
+  const get = (name: string) => {
+    let symbol = computed.get(name);
+    const entry = pieces.get(name);
+    if (!symbol && entry) computed.set(name, (symbol = toSymbol(name, entry.kind, entry.pieces, tokens)));
+    return symbol;
   };
-  visit(root, '', false);
-  const symbols = new Map<string, SourceSymbol>();
-  for (const [name, entry] of pieces) symbols.set(name, toSymbol(name, entry.kind, entry.pieces, leaves));
+  let all: Map<string, SourceSymbol> | undefined;
   let fingerprint: string | undefined;
   return {
-    symbols,
-    get: (name) => symbols.get(name),
+    get symbols() {
+      return (all ??= new Map([...pieces.keys()].map((name) => [name, get(name)!])));
+    },
+    get,
     get fingerprint() {
-      return (fingerprint ??= hex(hashRange(leaves, 0, Number.MAX_SAFE_INTEGER)));
+      return (fingerprint ??= hex(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
     },
   };
 }
@@ -176,16 +205,17 @@ function piece(node: Node, body: Node | undefined, rules: LanguageRules): Piece 
   };
 }
 
-function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], leaves: Leaf[]): SourceSymbol {
+function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], tokens: TokenText): SourceSymbol {
   let sig = FNV_OFFSET;
   let body = FNV_OFFSET;
   let hasBody = false;
-  let bodyTokens = 0;
+  let bodyChars = 0;
   for (const p of pieces) {
-    sig = hashRange(leaves, p.sigStart, p.sigEnd, sig);
+    sig = tokens.hash(p.sigStart, p.sigEnd, sig).hash;
     if (p.bodyStart < p.bodyEnd) {
-      body = hashRange(leaves, p.bodyStart, p.bodyEnd, body);
-      bodyTokens += countRange(leaves, p.bodyStart, p.bodyEnd);
+      const hashed = tokens.hash(p.bodyStart, p.bodyEnd, body);
+      body = hashed.hash;
+      bodyChars += hashed.chars;
       hasBody = true;
     }
   }
@@ -196,61 +226,52 @@ function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], leaves: Leaf[
     endLine: Math.max(...pieces.map((p) => p.endLine)),
     sig: hex(sig),
     body: hex(hasBody ? body : sig),
-    // Delimiters at most (`{}`, `end`): nothing to tell one such body from another.
-    ...(hasBody && bodyTokens <= 2 ? { emptyBody: true } : {}),
+    // Delimiters at most (`{}`, `:`, `end`): nothing to tell one such body from another.
+    ...(hasBody && bodyChars <= 3 ? { emptyBody: true } : {}),
   };
 }
 
-/** Every token of the file, in order, with the hash of its type and text; comments are left out. */
-function collectLeaves(root: Node): Leaf[] {
-  const leaves: Leaf[] = [];
-  const cursor = root.walk();
-  let more = true;
-  while (more) {
-    const node = cursor.currentNode;
-    if (node.childCount === 0 || node.type.includes('comment')) {
-      if (!node.type.includes('comment') && node.endIndex > node.startIndex) leaves.push({ start: node.startIndex, end: node.endIndex, hash: tokenHash(node.type, node.text) });
-    } else if (cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) {
-        more = false;
-        break;
-      }
-    }
+/** A file's text with its comments located, hashed as tokens. */
+class TokenText {
+  private readonly comments: Array<[number, number]>;
+
+  constructor(private readonly text: string, comments: QueryCapture[]) {
+    this.comments = comments.map(({ node }): [number, number] => [node.startIndex, node.endIndex]).sort((a, b) => a[0] - b[0]);
   }
-  cursor.delete();
-  return leaves;
+
+  /** FNV-1a over [start, end), comments and whitespace skipped; also how many characters were hashed. */
+  hash(start: number, end: number, seed = FNV_OFFSET): { hash: number; chars: number } {
+    const text = this.text;
+    const stop = Math.min(end, text.length);
+    let hash = seed;
+    let chars = 0;
+    let comment = firstEndingAfter(this.comments, start);
+    for (let i = start; i < stop; i++) {
+      while (comment < this.comments.length && this.comments[comment][1] <= i) comment++;
+      if (comment < this.comments.length && this.comments[comment][0] <= i) {
+        i = this.comments[comment][1] - 1;
+        continue;
+      }
+      const code = text.charCodeAt(i);
+      if (code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11) continue;
+      hash = Math.imul(hash ^ code, 0x01000193);
+      chars++;
+    }
+    return { hash: hash >>> 0, chars };
+  }
 }
 
-function tokenHash(type: string, text: string): number {
-  let hash = FNV_OFFSET;
-  const token = `${type}\u0000${text} `;
-  for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
-/** Folds the hashes of the leaves inside [start, end) into `hash`. */
-function hashRange(leaves: Leaf[], start: number, end: number, hash = FNV_OFFSET): number {
-  for (let i = firstLeaf(leaves, start); i < leaves.length && leaves[i].end <= end; i++) hash = Math.imul(hash ^ leaves[i].hash, 0x01000193) >>> 0;
-  return hash;
-}
-
-function countRange(leaves: Leaf[], start: number, end: number): number {
-  let i = firstLeaf(leaves, start);
-  const first = i;
-  while (i < leaves.length && leaves[i].end <= end) i++;
-  return i - first;
-}
-
-/** The first leaf starting at or after `start` (binary search: leaves are in order). */
-function firstLeaf(leaves: Leaf[], start: number): number {
+/** The first range that may cover `index` or come after it (ranges sorted by start). */
+function firstEndingAfter(ranges: Array<[number, number]>, index: number): number {
   let low = 0;
-  let high = leaves.length;
+  let high = ranges.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (leaves[mid].start < start) low = mid + 1;
+    if (ranges[mid][0] < index) low = mid + 1;
     else high = mid;
   }
+  // A range starting before `index` may still cover it.
+  while (low > 0 && ranges[low - 1][1] > index) low--;
   return low;
 }
 
