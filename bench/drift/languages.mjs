@@ -1,7 +1,8 @@
 // Drift in the languages tree-sitter parses, on real code from Debian's packages (installed by the
 // test stage: see test/run-all.mjs) and the vendored C# file:
 //   1. per language: a full scan of up to 1,000 citations, against a parse floor of the same files
-//      with the same grammar (tree-sitter's parse alone), in the same process. Goal: at most 1.25x.
+//      with the same grammar (the parse and a walk of the top-level declarations, as the TypeScript
+//      floor does), in the same process, median of 5. Goal: at most 1.25x.
 //   2. scale: every language together (~1M lines), up to 50,000 citations, in a fresh process:
 //      cold full scan (goal under 5 s), peak RSS (goal under 400 MB), and the re-check after one
 //      file is saved against a parse of that file alone (goal: p95 at most 1.5x).
@@ -26,7 +27,7 @@ const CITABLE = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/;
 const PER_PAGE = 10;
 const GOALS = { floorRatio: 1.25, scaleColdMs: 5000, scaleRssMB: 400, saveRatio: 1.5, changedSinceMs: 500 };
 
-/** Where each language's real code is on this machine: [language, folder or file, extensions]. */
+/** Where each language's real code is on this machine: [language, folder (a list: those folders' own files only), extensions, citations at scale]. */
 const SOURCES = [
   ['Python', '/usr/lib/python3.11', ['.py'], 12000],
   ['Go', '/usr/share/gocode/src', ['.go'], 1000],
@@ -35,16 +36,16 @@ const SOURCES = [
   ['C#', join(repo, 'test/fixtures/languages/csharp'), ['.cs'], 1000],
   ['Ruby', '/usr/lib/ruby/3.1.0', ['.rb'], 12000],
   ['PHP', '/usr/share/php', ['.php'], 1000],
-  ['C', '/usr/include', ['.h'], 20000],
+  ['C', ['/usr/include', '/usr/include/linux', '/usr/include/x86_64-linux-gnu'], ['.h'], 20000],
   ['C++', '/usr/src/googletest', ['.cc', '.h'], 5000],
 ];
 
-function listFiles(dir, extensions) {
+function listFiles(dir, extensions, recursive = true) {
   const found = [];
   const walk = (folder) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
-      if (entry.isDirectory() && !/^(test|tests|__pycache__|c\+\+)$/.test(entry.name)) walk(path);
+      if (entry.isDirectory() && recursive && !/^(test|tests|__pycache__|c\+\+)$/.test(entry.name)) walk(path);
       else if (entry.isFile() && extensions.some((ext) => entry.name.endsWith(ext))) found.push(path);
     }
   };
@@ -60,10 +61,12 @@ function copyLanguage(root, [language, source, extensions], tmp) {
     mkdirSync(from, { recursive: true });
     execFileSync('tar', ['-xzf', '/usr/src/bsh-src/bsh.tar.gz', '-C', from, 'src']);
   }
-  if (!existsSync(from)) throw new Error(`${language}: ${from} is missing; run the test stage first (it installs the packages).`);
+  if (!Array.isArray(source) && !existsSync(from)) throw new Error(`${language}: ${from} is missing; run the test stage first (it installs the packages).`);
   const tag = language.replace('#', 'sharp').replace(/\+/g, 'p').toLowerCase();
-  return listFiles(from, extensions).map((file) => {
-    const rel = `${tag}/${relative(from, file)}`;
+  const folders = Array.isArray(source) ? source : [from];
+  const base = folders[0];
+  return folders.flatMap((folder) => listFiles(folder, extensions, !Array.isArray(source))).map((file) => {
+    const rel = `${tag}/${relative(base, file)}`;
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     cpSync(file, join(root, rel));
     return rel;
@@ -121,14 +124,23 @@ function engineFor(root, parser) {
   return { engine: new DriftEngine(root, files, parser, new WorkspaceSearch(root, files)), wiki: new Wiki(root, files, { now: () => new Date() }) };
 }
 
-/** The floor: read each cited file and parse it with tree-sitter, nothing else. */
+/**
+ * The floor, as for TypeScript (bench/drift/methods.mjs, b): read each cited file, parse it with
+ * the same grammar, and walk its top-level declarations into a name table; nothing else.
+ */
 async function floorMs(parser, root, files) {
   const raw = new TreeParser();
   const start = performance.now();
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
     raw.setLanguage(parser.languageOf(file));
-    raw.parse(text).delete();
+    const tree = raw.parse(text);
+    const names = new Map();
+    for (const node of tree.rootNode.namedChildren) {
+      const name = node?.childForFieldName('name')?.text;
+      if (name) names.set(name, node.startIndex);
+    }
+    tree.delete();
   }
   return performance.now() - start;
 }

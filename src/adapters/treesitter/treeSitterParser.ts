@@ -8,7 +8,7 @@
 // JavaScript never walks the tree; hashes are taken per symbol on first read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Language, Node, Parser as TreeParser, Query, QueryCapture } from '@vscode/tree-sitter-wasm';
+import type { Language, Node, Query, QueryCapture } from '@vscode/tree-sitter-wasm';
 import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
 
@@ -19,14 +19,22 @@ export function isTreeSitterFile(file: string): boolean {
   return path.extname(file).toLowerCase() in LANGUAGES;
 }
 
+/** A loaded grammar and its outline query (declarations and comments). */
+interface Grammar {
+  language: Language;
+  outline: Query;
+}
+
+type Runtime = typeof import('@vscode/tree-sitter-wasm');
+
+// WebAssembly grammars are immutable: one load per process, shared by every parser.
+let runtime: Promise<Runtime> | undefined;
+const grammars = new Map<string, Promise<Grammar>>();
+
 /** Parses the languages of `LANGUAGES`; each grammar loads on first use (`prepare`), in whatever process runs drift. */
 export class TreeSitterParser implements SymbolParser {
-  private runtime?: Promise<typeof import('@vscode/tree-sitter-wasm')>;
-  private readonly languages = new Map<string, Promise<Language>>();
-  private readonly loaded = new Map<string, Language>();
-  private readonly queries = new Map<Language, Query>();
-  private parser?: TreeParser;
-  private runtimeModule?: typeof import('@vscode/tree-sitter-wasm');
+  private readonly loaded = new Map<string, Grammar>();
+  private parser?: InstanceType<Runtime['Parser']>;
 
   constructor(private readonly grammarDir = defaultGrammarDir()) {}
 
@@ -34,66 +42,61 @@ export class TreeSitterParser implements SymbolParser {
   async prepare(file: string): Promise<void> {
     const rules = rulesOf(file);
     if (!rules || this.loaded.has(rules.grammar)) return;
-    let language = this.languages.get(rules.grammar);
-    if (!language) {
-      language = this.load(rules.grammar);
-      this.languages.set(rules.grammar, language);
+    let grammar = grammars.get(rules.grammar);
+    if (!grammar) {
+      grammar = loadGrammar(this.grammarDir, rules);
+      grammars.set(rules.grammar, grammar);
+      grammar.catch(() => grammars.delete(rules.grammar)); // a failed load is tried again next time
     }
-    this.loaded.set(rules.grammar, await language);
+    this.loaded.set(rules.grammar, await grammar);
+    this.parser ??= new (await runtime!).Parser();
   }
 
   /** The loaded grammar of a file's language (for measuring a bare parse). */
   languageOf(fileName: string): Language | undefined {
     const rules = rulesOf(fileName);
-    return rules && this.loaded.get(rules.grammar);
+    return rules && this.loaded.get(rules.grammar)?.language;
   }
 
   parse(fileName: string, text: string): FileSymbols {
     const rules = rulesOf(fileName);
-    const language = rules && this.loaded.get(rules.grammar);
-    if (!rules || !language || !this.parser) throw new Error(`No grammar is loaded for ${fileName}: call prepare() first.`);
-    this.parser.setLanguage(language);
+    const grammar = rules && this.loaded.get(rules.grammar);
+    if (!rules || !grammar || !this.parser) throw new Error(`No grammar is loaded for ${fileName}: call prepare() first.`);
+    this.parser.setLanguage(grammar.language);
     const tree = this.parser.parse(text);
     if (!tree) throw new Error(`tree-sitter could not parse ${fileName}.`);
     try {
-      const captures = this.outline(language, rules).captures(tree.rootNode);
+      const captures = grammar.outline.captures(tree.rootNode);
       return indexFile(captures.filter((capture) => capture.name === 'declaration').map((capture) => capture.node), rules, new TokenText(text, captures.filter((capture) => capture.name === 'comment')));
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
   }
+}
 
-  /**
-   * One query per grammar finds its declarations and its comments (the grammars name comments
-   * differently), so the tree is walked inside WebAssembly, once.
-   */
-  private outline(language: Language, rules: LanguageRules): Query {
-    let query = this.queries.get(language);
-    if (!query) {
-      const patterns = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
-      const comments = new Set<string>();
-      for (let id = 0; id < language.nodeTypeCount; id++) {
-        const type = language.nodeTypeForId(id);
-        if (type && /comment/.test(type) && language.nodeTypeIsNamed(id) && language.nodeTypeIsVisible(id)) comments.add(type);
-      }
-      patterns.push(...[...comments].map((type) => `(${type}) @comment`));
-      query = new this.runtimeModule!.Query(language, patterns.join('\n'));
-      this.queries.set(language, query);
-    }
-    return query;
-  }
+async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Grammar> {
+  runtime ??= (async () => {
+    const loaded = await import('@vscode/tree-sitter-wasm');
+    await loaded.Parser.init({ locateFile: (file: string) => path.join(grammarDir, file) });
+    return loaded;
+  })();
+  const { Language, Query } = await runtime;
+  const language = await Language.load(new Uint8Array(fs.readFileSync(path.join(grammarDir, rules.grammar))));
+  return { language, outline: new Query(language, outlinePatterns(language, rules)) };
+}
 
-  private async load(grammar: string): Promise<Language> {
-    this.runtime ??= (async () => {
-      const runtime = await import('@vscode/tree-sitter-wasm');
-      await runtime.Parser.init({ locateFile: (file: string) => path.join(this.grammarDir, file) });
-      return runtime;
-    })();
-    const runtime = await this.runtime;
-    this.runtimeModule = runtime;
-    this.parser ??= new runtime.Parser();
-    return runtime.Language.load(new Uint8Array(fs.readFileSync(path.join(this.grammarDir, grammar))));
+/**
+ * One query per grammar finds its declarations and its comments (the grammars name comments
+ * differently), so the tree is walked inside WebAssembly, once.
+ */
+function outlinePatterns(language: Language, rules: LanguageRules): string {
+  const patterns = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
+  const comments = new Set<string>();
+  for (let id = 0; id < language.nodeTypeCount; id++) {
+    const type = language.nodeTypeForId(id);
+    if (type && /comment/.test(type) && language.nodeTypeIsNamed(id) && language.nodeTypeIsVisible(id)) comments.add(type);
   }
+  return [...patterns, ...[...comments].map((type) => `(${type}) @comment`)].join('\n');
 }
 
 function rulesOf(file: string): LanguageRules | undefined {
