@@ -1,6 +1,7 @@
 import { fileAtCommit, headCommit } from '../adapters/gitChanges';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { DriftCode } from '../core/drift/driftCodes';
+import type { Citation } from '../core/drift/citations';
 import type { DriftEngine, DriftIssue, DriftReport } from '../core/drift/driftEngine';
 import { whatChanged } from '../core/drift/whatChanged';
 import { relocateCitation } from '../core/pageEdits';
@@ -14,7 +15,8 @@ import type { WikiPage } from '../core/model';
  * `review` names pages a person has checked against the code: every citation on them that
  * resolves is stamped again, so drift they have seen stops being reported. A refused stamp (a
  * log that is a link, the wiki busy, a page that does not exist) is returned, and the check still runs.
- * With `changed` (workspace-relative paths), only the pages a change touches are checked.
+ * With `changed` (workspace-relative paths), only what the change touches is checked: edited pages,
+ * and the citations into changed files (a citation into an unchanged file cannot have drifted by it).
  */
 export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
@@ -40,12 +42,13 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
     if (stamped) pages = await wiki.loadPages();
   }
   let checked = options.changed ? onlyTouched(engine, pages, options.changed) : pages;
-  let report = await engine.check(checked);
+  const only = options.changed && changedCitations(options.changed);
+  let report = await engine.check(checked, undefined, only);
   const fixed = options.fix ? await updateCitations(wiki, checked, report.issues) : [];
   if (fixed.length) {
     const again = new Set(checked.map((page) => page.slug));
     checked = (await wiki.loadPages()).filter((page) => again.has(page.slug));
-    report = await engine.check(checked);
+    report = await engine.check(checked, undefined, only);
   }
   return { report, stamped, fixed, ...(stampError ? { stampError } : {}) };
 }
@@ -62,6 +65,12 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
     if (await relocateCitation(wiki, current, issue.data.citation, to, issue.code === DriftCode.RenamedSymbol ? issue.data.anchor : undefined)) fixed.push(`${page.slug}: ${issue.data.citation} → ${to}`);
   }
   return fixed;
+}
+
+/** What a change can have made wrong: every citation of an edited page, and citations into a changed file. */
+function changedCitations(changed: readonly string[]): (citation: Citation, page: WikiPage) => boolean {
+  const paths = new Set(changed);
+  return (citation, page) => paths.has(page.relPath) || paths.has(citation.path);
 }
 
 /** The pages a change touches: those edited, and those citing a changed file. */

@@ -51,8 +51,9 @@ Options:
                    program over tsconfig.json), so a type changed through a callee is
                    type-changed; stamping then records types
   --changed-since REF
-                   with drift: check only the pages edited, or citing a file changed, since
-                   REF (from its merge base with HEAD, uncommitted changes included)
+                   with drift: check only what changed since REF (from its merge base with
+                   HEAD, uncommitted changes included): edited pages, and citations into
+                   changed files
   --offline        with query: answer from retrieval alone, without a model
   --model NAME     with query and ingest: the Claude model (default ${MODEL_DEFAULTS.model})
   --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose

@@ -80,11 +80,12 @@ export class DriftEngine {
     return pages.filter((page) => page.readable && this.citationsOf(page).some((citation) => paths.has(citation.path)));
   }
 
-  async check(pages: readonly WikiPage[], cancel?: CancellationFlag): Promise<DriftReport> {
+  /** Checks the pages' citations; `only` narrows that to some of them (a pull request's: those into changed files). */
+  async check(pages: readonly WikiPage[], cancel?: CancellationFlag, only?: (citation: Citation, page: WikiPage) => boolean): Promise<DriftReport> {
     const issues: DriftIssue[] = [];
     let citationsChecked = 0;
     let pagesChecked = 0;
-    const cited = pages.filter((page) => page.readable).map((page) => ({ page, citations: this.citationsOf(page) }));
+    const cited = pages.filter((page) => page.readable).map((page) => ({ page, citations: only ? this.citationsOf(page).filter((citation) => only(citation, page)) : this.citationsOf(page) }));
     // Read every cited file concurrently once; the checks below then hit the cache.
     const paths = new Set(cited.flatMap(({ citations }) => citations.filter((c) => !c.outside).map((c) => c.path)));
     await Promise.all([...paths].map((file) => this.source(file)));
