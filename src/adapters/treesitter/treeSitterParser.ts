@@ -208,29 +208,40 @@ function piece(node: Node, body: Node | undefined, rules: LanguageRules): Piece 
   };
 }
 
+/** A symbol whose body hash is taken only when read: a container's anchor records its shape instead. */
 function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], tokens: TokenText): SourceSymbol {
   let sig = FNV_OFFSET;
-  let body = FNV_OFFSET;
-  let hasBody = false;
-  let bodyChars = 0;
-  for (const p of pieces) {
-    sig = tokens.hash(p.sigStart, p.sigEnd, sig).hash;
-    if (p.bodyStart < p.bodyEnd) {
-      const hashed = tokens.hash(p.bodyStart, p.bodyEnd, body);
-      body = hashed.hash;
-      bodyChars += hashed.chars;
-      hasBody = true;
+  for (const p of pieces) sig = tokens.hash(p.sigStart, p.sigEnd, sig).hash;
+  let body: { hash: string; empty: boolean } | undefined;
+  const bodyOf = () => {
+    if (!body) {
+      let hash = FNV_OFFSET;
+      let chars = 0;
+      let hasBody = false;
+      for (const p of pieces) {
+        if (p.bodyStart >= p.bodyEnd) continue;
+        const hashed = tokens.hash(p.bodyStart, p.bodyEnd, hash);
+        hash = hashed.hash;
+        chars += hashed.chars;
+        hasBody = true;
+      }
+      // Delimiters at most (`{}`, `:`, `end`): nothing to tell one such body from another.
+      body = { hash: hex(hasBody ? hash : sig), empty: hasBody && chars <= 3 };
     }
-  }
+    return body;
+  };
   return {
     name,
     kind,
     startLine: Math.min(...pieces.map((p) => p.startLine)),
     endLine: Math.max(...pieces.map((p) => p.endLine)),
     sig: hex(sig),
-    body: hex(hasBody ? body : sig),
-    // Delimiters at most (`{}`, `:`, `end`): nothing to tell one such body from another.
-    ...(hasBody && bodyChars <= 3 ? { emptyBody: true } : {}),
+    get body() {
+      return bodyOf().hash;
+    },
+    get emptyBody() {
+      return bodyOf().empty;
+    },
   };
 }
 
