@@ -24,6 +24,27 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
 
   screenshotFailures(() => page);
 
+  /** Opens the light bulb menu in the focused editor until it lists `title` (code actions can lag the first open of an editor). */
+  async function openQuickFixes(title: string): Promise<void> {
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Control+Period');
+      try {
+        await fix.waitFor({ timeout: 5000 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+
+  /** The menu is keyboard-driven (a pointer block covers it): move to the fix, then Enter. */
+  async function chooseQuickFix(title: string): Promise<void> {
+    const focused = page.locator('.action-widget .monaco-list-row.focused');
+    for (let i = 0; i < 10 && !((await focused.textContent()) ?? '').includes(title); i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+  }
+
   after(async () => {
     await session?.stop();
     if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
@@ -69,22 +90,10 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
     await row.dblclick();
     await page.locator('.tab.active', { hasText: 'errors-become-responses-at-the-edge.md' }).waitFor({ timeout: 30000 });
     await page.locator('.editor-instance .monaco-editor.focused').waitFor({ timeout: 30000 });
-    const reviewFix = page.locator('.action-widget .monaco-list-row', { hasText: 'Mark as reviewed' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Control+Period');
-      try {
-        await reviewFix.waitFor({ timeout: 5000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error; // code actions can lag the first open of an editor
-      }
-    }
+    await openQuickFixes('Mark as reviewed');
     await page.locator('.action-widget .monaco-list-row', { hasText: 'Open TodoStore.complete' }).first().waitFor({ timeout: 5000 });
     await screenshot(page, 'drift-quick-fixes');
-    // The menu is keyboard-driven (a pointer block covers it): move to the fix, then Enter.
-    const focused = page.locator('.action-widget .monaco-list-row.focused');
-    for (let i = 0; i < 10 && !((await focused.textContent()) ?? '').includes('Mark as reviewed'); i++) await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await chooseQuickFix('Mark as reviewed');
 
     await status.filter({ hasText: '1 drift' }).waitFor({ timeout: 30000 });
     await problems.locator('.monaco-list-row', { hasText: message }).waitFor({ state: 'detached', timeout: 30000 });
@@ -103,19 +112,8 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
       await row.waitFor({ timeout: 30000 });
       await row.dblclick();
       await page.locator('.tab.active', { hasText: 'errors-become-responses-at-the-edge.md' }).waitFor({ timeout: 30000 });
-      const showFix = page.locator('.action-widget .monaco-list-row', { hasText: 'Show what changed' }).first();
-      for (let attempt = 1; ; attempt++) {
-        await page.keyboard.press('Control+Period');
-        try {
-          await showFix.waitFor({ timeout: 5000 });
-          break;
-        } catch (error) {
-          if (attempt === 3) throw error; // code actions can lag the first open of an editor
-        }
-      }
-      const focused = page.locator('.action-widget .monaco-list-row.focused');
-      for (let i = 0; i < 10 && !((await focused.textContent()) ?? '').includes('Show what changed'); i++) await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
+      await openQuickFixes('Show what changed');
+      await chooseQuickFix('Show what changed');
       const diff = page.locator('.monaco-diff-editor');
       await diff.waitFor({ timeout: 30000 });
       await page.locator('.tab.active', { hasText: /TodoStore\.complete: at [0-9a-f]{12}/ }).waitFor({ timeout: 30000 });
