@@ -59,11 +59,11 @@ describe('pre-commit drift check', function () {
     assert.equal(unrelated.status, 0, unrelated.stderr);
     assert.doesNotMatch(unrelated.stdout + unrelated.stderr, /citations in/);
 
-    // Renaming a cited function: the check runs and the commit is refused.
+    // Replacing a cited function by one with another name and code: the check runs and the commit is refused.
     const router = path.join(folder, 'src', 'router.ts');
-    fs.writeFileSync(router, fs.readFileSync(router, 'utf8').replace(/\bsplitPath\b/g, 'toSegments'));
+    fs.writeFileSync(router, fs.readFileSync(router, 'utf8').replace(/\bsplitPath\b/g, 'toSegments').replace("path.split('?')[0]", "path.split('#')[0]"));
     git(repo, 'add', 'app/src/router.ts');
-    const broken = git(repo, 'commit', '-m', 'rename splitPath');
+    const broken = git(repo, 'commit', '-m', 'replace splitPath');
     assert.notEqual(broken.status, 0);
     assert.match(broken.stdout + broken.stderr, /missing-symbol\s+src\/router\.ts:splitPath/);
     assert.match(broken.stderr, /the wiki has drift errors/);
