@@ -1,7 +1,7 @@
 import { findCitations } from './drift/citations';
 import type { DriftReport } from './drift/driftEngine';
 import { DriftCode } from './drift/driftCodes';
-import { maskCode } from './markdown';
+import { LINK, maskCode, splitLinkTarget } from './markdown';
 import type { PageFrontmatter, WikiPage } from './model';
 import type { Wiki, WikiWrites } from './wiki';
 
@@ -12,8 +12,6 @@ export interface LintFixPlan {
   /** Pages all of whose code citations are missing, to be marked stale. */
   stale: { slug: string; citations: number }[];
 }
-
-const LINK = /\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]/g;
 
 /**
  * The safe fixes: links to pages that once existed (the log names them) and were deleted become
@@ -76,7 +74,7 @@ export function unlink(body: string, targets: ReadonlySet<string>): string {
   let out = '';
   let last = 0;
   for (const match of masked.matchAll(LINK)) {
-    const target = match[1].trim();
+    const target = splitLinkTarget(match[1]).slug;
     if (!targets.has(target)) continue;
     const at = match.index ?? 0;
     out += body.slice(last, at) + (match[2]?.trim() || target.replace(/-/g, ' '));
