@@ -16,7 +16,7 @@ export function fuzzyScore(query: string, candidate: string): number | undefined
     score += 1;
     if (at === previous + 1) score += 3;
     if (at === 0) score += 4;
-    else if (/[^a-z0-9]/.test(c[at - 1]) || (candidate[at] !== c[at] && candidate[at - 1] === c[at - 1])) score += 2;
+    else if (!isWordChar(c.charCodeAt(at - 1)) || (candidate[at] !== c[at] && candidate[at - 1] === c[at - 1])) score += 2;
     previous = at;
     from = at + 1;
   }
@@ -31,4 +31,8 @@ export function bestFuzzyScore(query: string, fields: readonly string[]): number
     if (score !== undefined && (best === undefined || score > best)) best = score;
   }
   return best;
+}
+
+function isWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
