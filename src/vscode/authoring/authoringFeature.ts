@@ -18,6 +18,7 @@ export const authoringFeature = {
     backlinks.view = view;
     backlinks.follow(vscode.window.activeTextEditor?.document.uri);
     let lastRenames: Promise<unknown> = Promise.resolve();
+    const renames = new PageRenameProvider(services, language);
     context.subscriptions.push(
       language,
       view,
@@ -28,14 +29,14 @@ export const authoringFeature = {
       vscode.languages.registerReferenceProvider(PAGE_SELECTOR, new PageReferenceProvider(language)),
       vscode.languages.registerDocumentSymbolProvider(PAGE_SELECTOR, new PageDocumentSymbolProvider(language), { label: 'Wiki page' }),
       vscode.languages.registerWorkspaceSymbolProvider(new PageWorkspaceSymbolProvider(language, () => services.wikis.existing())),
-      vscode.languages.registerRenameProvider(PAGE_SELECTOR, new PageRenameProvider(services, language)),
+      vscode.languages.registerRenameProvider(PAGE_SELECTOR, renames),
       vscode.window.onDidChangeActiveTextEditor((editor) => backlinks.follow(editor?.document.uri)),
       services.snapshots.onDidUpdate(() => backlinks.refresh()),
       vscode.workspace.onDidRenameFiles((event) => (lastRenames = followExplorerRenames(services, event))),
       vscode.commands.registerCommand('repoWiki.goToPage', () => goToPage(services)),
       vscode.commands.registerCommand('repoWiki.renamePage', (uri?: vscode.Uri) => renamePageCommand(services, uri)),
     );
-    // For tests: the link updates that follow the latest Explorer rename.
-    return { authoring: { language, explorerRenames: () => lastRenames } };
+    // For tests: the link updates that follow the latest Explorer rename, and why the latest F2 rename was refused.
+    return { authoring: { language, explorerRenames: () => lastRenames, lastRenameRefusal: () => renames.lastRefusal } };
   },
 };

@@ -60,20 +60,27 @@ export class PageRenameProvider implements vscode.RenameProvider {
     return { range: new vscode.Range(start.line, start.character, end.line, end.character), placeholder: found.slug };
   }
 
+  /** Why the latest rename was refused (for tests; the user sees it as an error message). */
+  lastRefusal?: string;
+
   async provideRenameEdits(document: vscode.TextDocument, position: vscode.Position, newName: string): Promise<vscode.WorkspaceEdit> {
     const target = this.language.forDocument(document);
     const found = target?.service.renameTarget(target.page, position);
     if (!target || !found) throw new Error('Put the cursor on a [[link]] or on the title to rename a wiki page.');
-    if (!vscode.workspace.isTrusted) throw new Error('Renaming a page is not available in Restricted Mode: Repo Wiki writes nothing until you trust this workspace.');
     const to = newName.trim();
     const taken = new Set((await this.services.snapshots.get(target.wiki)).pages.map((page) => page.slug));
-    const problem = newSlugProblem(to, found.slug, taken);
-    if (problem) throw new Error(problem);
+    const problem = !vscode.workspace.isTrusted
+      ? 'Renaming a page is not available in Restricted Mode: Repo Wiki writes nothing until you trust this workspace.'
+      : newSlugProblem(to, found.slug, taken);
     try {
-      await renameWikiPage(this.services, target.wiki, found.slug, to);
+      if (!problem) await renameWikiPage(this.services, target.wiki, found.slug, to);
+      this.lastRefusal = problem;
     } catch (error) {
-      throw new Error(error instanceof WikiError ? error.userMessage : (error as Error).message);
+      this.lastRefusal = error instanceof WikiError ? error.userMessage : (error as Error).message;
+      if (!(error instanceof WikiError)) this.services.output.error('Renaming the page:', error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
+    // A refusal is shown here, not thrown: VS Code would hand a thrown one to markdown's own rename, which answers with an empty edit and hides it.
+    if (this.lastRefusal) void vscode.window.showErrorMessage(`Renaming [[${found.slug}]] failed: ${this.lastRefusal} Nothing was changed.`);
     // The core wrote the files (in its safe order); there is nothing left for the editor to apply.
     return new vscode.WorkspaceEdit();
   }
