@@ -242,3 +242,14 @@ describe('PageSearch', () => {
     assert.deepEqual(search.search('', 'storage').map((hit) => hit.slug), ['pipeline', 'notes']);
   });
 });
+
+describe('[[slug#heading]] links', () => {
+  it('point at the page: lint does not call them broken, the index lists the slug, [[#heading]] is no page link', async () => {
+    const { lintPages } = await import('../../src/core/lint');
+    const { buildIndex } = await import('../../src/core/wikiIndex');
+    const pages = [parse('a', pageText('A', 'See [[b#Some heading|there]] and [[#Local]].')), parse('b', pageText('B', '# Some heading\n[[a]]'))];
+    assert.deepEqual(pages[0].links.map((link) => [link.target, link.heading, link.label]), [['b', 'Some heading', 'there']]);
+    assert.deepEqual(lintPages(pages).filter((issue) => issue.code === 'broken-link'), []);
+    assert.deepEqual(buildIndex(pages).pages.find((entry) => entry.slug === 'a')?.links, ['b']);
+  });
+});

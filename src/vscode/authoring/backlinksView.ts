@@ -60,7 +60,7 @@ export class BacklinksProvider implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const { link } = node;
-    const item = new vscode.TreeItem(link.lineText || `[[${link.target}]]`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(excerpt(link), vscode.TreeItemCollapsibleState.None);
     item.id = `${node.wiki.root}#backlink#${link.from}#${link.range.start.line}:${link.range.start.character}`;
     item.description = `line ${link.range.start.line + 1}`;
     item.tooltip = `${link.relPath}:${link.range.start.line + 1}`;
@@ -68,4 +68,11 @@ export class BacklinksProvider implements vscode.TreeDataProvider<Node> {
     item.command = { command: 'vscode.open', title: 'Open link', arguments: [uriOf(node.wiki, link.relPath), { selection: toRange(link.range) }] };
     return item;
   }
+}
+
+/** The link's line around the link, so a link at the end of a long line is still in view. */
+function excerpt(link: LinkReference): string {
+  const at = link.lineText.indexOf(`[[${link.target}`);
+  if (at <= 30) return link.lineText || `[[${link.target}]]`;
+  return `…${link.lineText.slice(at - 20)}`;
 }
