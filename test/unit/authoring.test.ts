@@ -18,7 +18,7 @@ function fixture(options: { drift?: Record<string, { code: string; message: stri
     notes: pageText('Notes', 'Back to [[pipeline|the pipeline]].\nAlso `src/router.ts:Router.handle` here.', { topic: 'other', updated: '2026-11-12' }),
   };
   const pages = Object.entries(texts).map(([slug, text]) => parse(slug, text));
-  const files: Record<string, string> = { 'src/router.ts': ROUTER, 'src/server/app.ts': 'export const app = 1;\n', 'README.md': '# hi\n' };
+  const files: Record<string, string> = { 'src/router.ts': ROUTER, 'src/server/app.ts': 'export const app = 1;\n', 'README.md': '# hi\n', 'tools/build.py': 'def main():\n    pass\n' };
   const symbolCalls: string[] = [];
   const service = new PageLanguageService({
     pages: { pages: async () => pages },
@@ -26,6 +26,7 @@ function fixture(options: { drift?: Record<string, { code: string; message: stri
     symbols: {
       symbolsOf: async (relPath) => {
         symbolCalls.push(relPath);
+        if (relPath === 'tools/build.py') return [symbol('main', 0, 1)];
         return relPath === 'src/router.ts' ? [symbol('Router', 0, 4, 'class'), symbol('Router.handle', 1, 3, 'method'), symbol('splitPath', 5, 7)] : [];
       },
     },
@@ -92,6 +93,12 @@ describe('PageLanguageService', () => {
       const symbols = await service.completions(document, position);
       assert.deepEqual(symbols.items.map((item) => item.insertText), ['Router.handle`']);
       assert.deepEqual(symbolCalls, ['src/router.ts']);
+    });
+
+    it('completes the symbols of a file in any language drift parses (Python here)', async () => {
+      const { service } = fixture();
+      const { document, position } = withCursor('new', pageText('New', 'Run `tools/build.py:ma|'));
+      assert.deepEqual((await service.completions(document, position)).items.map((item) => item.insertText), ['main`']);
     });
 
     it('offers nothing inside fenced code or after a closed code span', async () => {

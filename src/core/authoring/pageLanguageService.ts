@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { findCitations, TS_LIKE, type Citation } from '../drift/citations';
+import { findCitations, SYMBOL_FILE, type Citation } from '../drift/citations';
 import { FIELD_ORDER } from '../frontmatter';
 import { maskCode } from '../markdown';
 import { STATUSES, TOPICS, type Position, type Range, type WikiLink, type WikiPage } from '../model';
@@ -86,7 +86,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const LANGUAGE_OF: Record<string, string> = {
   ts: 'typescript', tsx: 'typescriptreact', mts: 'typescript', cts: 'typescript', js: 'javascript', jsx: 'javascriptreact', mjs: 'javascript', cjs: 'javascript',
-  py: 'python', go: 'go', rs: 'rust', java: 'java', json: 'json', md: 'markdown', yaml: 'yaml', yml: 'yaml', css: 'css', html: 'html', sh: 'shellscript',
+  py: 'python', go: 'go', rs: 'rust', java: 'java', cs: 'csharp', rb: 'ruby', php: 'php', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', json: 'json', md: 'markdown', yaml: 'yaml', yml: 'yaml', css: 'css', html: 'html', sh: 'shellscript',
 };
 
 /**
@@ -163,7 +163,7 @@ export class PageLanguageService {
   private async citationCompletions(typed: string, position: Position, after: string): Promise<CompletionResult> {
     const colon = typed.lastIndexOf(':');
     const close = after.startsWith('`') ? '' : '`';
-    if (colon > 0 && TS_LIKE.test(typed.slice(0, colon))) {
+    if (colon > 0 && SYMBOL_FILE.test(typed.slice(0, colon))) {
       const file = typed.slice(0, colon);
       const query = typed.slice(colon + 1);
       const text = await this.deps.files.read(file);
@@ -191,7 +191,7 @@ export class PageLanguageService {
     return {
       incomplete: true,
       items: scored.slice(0, MAX_FILE_ITEMS).map(({ file }, i) => ({
-        label: file, kind: 'file', detail: TS_LIKE.test(file) ? 'type : to cite a symbol' : undefined, insertText: file,
+        label: file, kind: 'file', detail: SYMBOL_FILE.test(file) ? 'type : to cite a symbol' : undefined, insertText: file,
         filterText: typed, sortText: sortKey(i), range: rangeBack(position, typed.length),
       })),
     };
