@@ -20,8 +20,11 @@ export interface LintFixPlan {
  */
 export async function planLintFixes(wiki: Wiki, pages: readonly WikiPage[], drift: DriftReport): Promise<LintFixPlan> {
   const existing = new Set(pages.map((page) => page.slug));
-  const everSeen = new Set((await wiki.readLog()).entries.flatMap((entry) => (Array.isArray(entry.pages) ? entry.pages : [])));
-  const deleted = new Set([...everSeen].filter((slug) => !existing.has(slug)));
+  const { entries } = await wiki.readLog();
+  const everSeen = new Set(entries.flatMap((entry) => (Array.isArray(entry.pages) ? entry.pages : [])));
+  // A link to a renamed page (merged from a branch made before the rename) needs a person to point it at the new name, not plain text.
+  const renamed = new Set(entries.filter((entry) => entry.op === 'rename' && typeof entry.from === 'string').map((entry) => entry.from as string));
+  const deleted = new Set([...everSeen].filter((slug) => !existing.has(slug) && !renamed.has(slug)));
   const missing = new Map<string, Set<string>>();
   for (const issue of drift.issues) {
     if (issue.code !== DriftCode.MissingFile && issue.code !== DriftCode.MissingSymbol) continue;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { followMovedPage, planRename, renamePage, retargetPageText } from '../../src/core/authoring';
 import { WikiError } from '../../src/core/errors';
+import { planLintFixes } from '../../src/core/lintFix';
 import { lintPages } from '../../src/core/lint';
 import { LintCode } from '../../src/core/lintCodes';
 import { Wiki } from '../../src/core/wiki';
@@ -114,5 +115,16 @@ describe('retargetPageText', () => {
   it('keeps CRLF line endings and every other byte', () => {
     const text = pageText('A', 'x [[old]] y\n').replace(/\n/g, '\r\n');
     assert.equal(retargetPageText(text, 'old', 'new', 'a').text, text.replace('[[old]]', '[[new]]'));
+  });
+});
+
+describe('lint --fix after a rename', () => {
+  it('does not turn a link to the renamed page (merged in later) into plain text', async () => {
+    const { fs, wiki } = setup();
+    fs.write('/ws/.wiki/log.jsonl', '{"ts":"2026-11-01T00:00:00Z","op":"new-page","pages":["old","gone"]}\n');
+    await renamePage(wiki, 'old', 'new-name');
+    fs.write(`${PAGES}/late.md`, pageText('Late', 'From another branch: [[old]] and [[gone]].\n'));
+    const plan = await planLintFixes(wiki, await wiki.loadPages(), { pagesChecked: 0, citationsChecked: 0, issues: [] });
+    assert.deepEqual(plan.unlinked, [{ slug: 'late', targets: ['gone'] }]);
   });
 });
