@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DriftClient } from './adapters/drift/driftClient';
 import { agentsFeature } from './vscode/agents/agentsFeature';
+import { authoringFeature } from './vscode/authoring/authoringFeature';
 import { chatFeature } from './vscode/chat/chatView';
 import { commandsFeature } from './vscode/commands/wikiCommands';
 import { driftFeature } from './vscode/drift/driftFeature';
@@ -21,7 +22,7 @@ import { CitationIndex, DocumentSymbols } from './vscode/drift/citedBy';
 import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */

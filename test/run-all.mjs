@@ -79,6 +79,7 @@ function integrationSuites(prepareWorkspace) {
     { name: 'drift', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'librarian', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'agents', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
+    { name: 'authoring', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     {
       name: 'restricted',
       prepare: () => {

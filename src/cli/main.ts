@@ -35,6 +35,9 @@ Commands:
   mcp             serve the wiki to agents over stdio (Model Context Protocol): the
                   read-only tools, propose_page_change, and the pages, index and schema
                   as resources
+  backlinks SLUG  the pages that link to a page, with the line of each link
+  page rename OLD NEW
+                  rename a page and every [[link]] to it; refused when NEW is invalid or taken
   proposals list | show ID | accept ID | reject ID
                   the page changes agents proposed, waiting for review; accept writes
                   one as an ingest does, reject deletes it
@@ -110,7 +113,8 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     return values.help ? 0 : 2;
   }
   if (positionals[0] === 'index' && positionals[1] === 'merge') return mergeIndexCommand(positionals.slice(2), io, USAGE);
-  const command = ['query', 'ingest', 'proposals'].includes(positionals[0]) ? positionals[0] : positionals.join(' ');
+  const command = ['query', 'ingest', 'proposals', 'backlinks'].includes(positionals[0]) ? positionals[0]
+    : positionals[0] === 'page' && positionals[1] === 'rename' ? 'page rename' : positionals.join(' ');
   const format = values.format as Format;
   const formats: Format[] = command === 'drift' ? ['text', 'json', 'github'] : ['text', 'json'];
   if (!formats.includes(format)) {
@@ -123,7 +127,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
   const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root, { semantic: values.semantic === true });
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install', 'backlinks', 'page rename'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -152,6 +156,8 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     }
     if (command === 'mcp') return await (await import('./mcp')).mcpCommand(await core(), io.err);
     if (command === 'proposals') return await (await import('./proposals')).proposalsCommand(await core(), positionals.slice(1), format as 'text' | 'json', io);
+    if (command === 'backlinks') return await (await import('./authoring')).backlinksCommand(wiki, positionals.slice(1), format as 'text' | 'json', io);
+    if (command === 'page rename') return await (await import('./authoring')).pageRenameCommand(wiki, positionals.slice(2), format as 'text' | 'json', io);
     if (command === 'query') return await query(await core(), positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     if (command === 'lint') {
       const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;

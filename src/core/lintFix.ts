@@ -1,7 +1,7 @@
 import { findCitations } from './drift/citations';
 import type { DriftReport } from './drift/driftEngine';
 import { DriftCode } from './drift/driftCodes';
-import { maskCode } from './markdown';
+import { LINK, maskCode, splitLinkTarget } from './markdown';
 import type { PageFrontmatter, WikiPage } from './model';
 import type { Wiki, WikiWrites } from './wiki';
 
@@ -13,8 +13,6 @@ export interface LintFixPlan {
   stale: { slug: string; citations: number }[];
 }
 
-const LINK = /\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]/g;
-
 /**
  * The safe fixes: links to pages that once existed (the log names them) and were deleted become
  * plain text; pages whose every code citation is missing are marked stale. A typo'd link is left
@@ -22,8 +20,11 @@ const LINK = /\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]/g;
  */
 export async function planLintFixes(wiki: Wiki, pages: readonly WikiPage[], drift: DriftReport): Promise<LintFixPlan> {
   const existing = new Set(pages.map((page) => page.slug));
-  const everSeen = new Set((await wiki.readLog()).entries.flatMap((entry) => (Array.isArray(entry.pages) ? entry.pages : [])));
-  const deleted = new Set([...everSeen].filter((slug) => !existing.has(slug)));
+  const { entries } = await wiki.readLog();
+  const everSeen = new Set(entries.flatMap((entry) => (Array.isArray(entry.pages) ? entry.pages : [])));
+  // A link to a renamed page (merged from a branch made before the rename) needs a person to point it at the new name, not plain text.
+  const renamed = new Set(entries.filter((entry) => entry.op === 'rename' && typeof entry.from === 'string').map((entry) => entry.from as string));
+  const deleted = new Set([...everSeen].filter((slug) => !existing.has(slug) && !renamed.has(slug)));
   const missing = new Map<string, Set<string>>();
   for (const issue of drift.issues) {
     if (issue.code !== DriftCode.MissingFile && issue.code !== DriftCode.MissingSymbol) continue;
@@ -76,7 +77,7 @@ export function unlink(body: string, targets: ReadonlySet<string>): string {
   let out = '';
   let last = 0;
   for (const match of masked.matchAll(LINK)) {
-    const target = match[1].trim();
+    const target = splitLinkTarget(match[1]).slug;
     if (!targets.has(target)) continue;
     const at = match.index ?? 0;
     out += body.slice(last, at) + (match[2]?.trim() || target.replace(/-/g, ' '));

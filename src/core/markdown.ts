@@ -28,9 +28,17 @@ function blank(text: string): string {
   return ' '.repeat(text.length);
 }
 
-const LINK = /\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]/g;
+export const LINK = /\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]*))?\]\]/g;
 
-/** `[[slug]]` and `[[slug|label]]` outside code; ranges are in file coordinates. */
+/** `slug#heading` (as written inside `[[...]]`) split into the page slug and the heading. */
+export function splitLinkTarget(raw: string): { slug: string; heading?: string } {
+  const hash = raw.indexOf('#');
+  if (hash < 0) return { slug: raw.trim() };
+  const heading = raw.slice(hash + 1).trim();
+  return { slug: raw.slice(0, hash).trim(), ...(heading ? { heading } : {}) };
+}
+
+/** `[[slug]]`, `[[slug#heading]]` and `[[slug|label]]` outside code; ranges are in file coordinates. */
 export function parseLinks(body: string, bodyStartLine: number): WikiLink[] {
   const masked = maskCode(body, { inlineCode: true });
   const lines = new LineMap(body, bodyStartLine);
@@ -38,8 +46,11 @@ export function parseLinks(body: string, bodyStartLine: number): WikiLink[] {
   for (const match of masked.matchAll(LINK)) {
     const start = match.index ?? 0;
     const label = match[2]?.trim();
+    const { slug, heading } = splitLinkTarget(match[1]);
+    if (!slug) continue; // `[[#heading]]`: a heading of the same page, not a page link
     links.push({
-      target: match[1].trim(),
+      target: slug,
+      ...(heading ? { heading } : {}),
       ...(label ? { label } : {}),
       range: lines.range(start, start + match[0].length),
     });

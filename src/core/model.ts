@@ -29,7 +29,10 @@ export interface Range { start: Position; end: Position }
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface WikiLink {
+  /** The page slug linked to (without a `#heading`). */
   target: string;
+  /** The heading named after `#` in `[[slug#heading]]`. */
+  heading?: string;
   label?: string;
   /** Range of the whole `[[...]]` in the page file. */
   range: Range;

@@ -39,6 +39,10 @@ export interface TemplateFile {
 export interface WikiWrites {
   writePage(slug: string, frontmatter: PageFrontmatter, body: string, extraFields?: Record<string, unknown>): Promise<string>;
   rebuildIndex(): Promise<{ index: WikiIndex; pages: WikiPage[]; changed: boolean }>;
+  /** Writes a page file's text as it is (a rename keeps every byte but the links it moves). */
+  writePageText(slug: string, text: string): Promise<string>;
+  /** Deletes a page file; false when there was none. */
+  removePage(slug: string): Promise<boolean>;
 }
 
 export interface NewPage {
@@ -122,6 +126,12 @@ export class Wiki {
   private readonly writes: WikiWrites = {
     writePage: (slug, frontmatter, body, extraFields) => this.writePageUnlocked(slug, frontmatter, body, extraFields),
     rebuildIndex: () => this.rebuildIndexUnlocked(),
+    writePageText: async (slug, text) => {
+      const absolute = this.pagePath(slug);
+      await this.fs.writeFileAtomic(absolute, text, { within: this.dir });
+      return absolute;
+    },
+    removePage: (slug) => this.fs.remove(this.pagePath(slug), { within: this.dir }),
   };
 
   /** The write lock, with the up-front check of what the work writes (the log only when it appends to it). */
