@@ -36,9 +36,9 @@ const builds = [
     outdir: 'dist',
   },
   {
-    // Heavy adapters (sql.js, the Anthropic SDK, simple-git), required by the extension on first use.
+    // Heavy adapters (sql.js, the Anthropic SDK, simple-git; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
     ...common,
-    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts' },
+    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',

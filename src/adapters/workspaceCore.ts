@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { DriftEngine } from '../core/drift/driftEngine';
 import type { SourceSymbol, TypeFingerprints } from '../core/drift/symbols';
 import type { WikiPage } from '../core/model';
@@ -61,6 +63,15 @@ export function openWorkspaceCore(root: string, options: { parser?: SourceParser
 /** Semantic mode's type fingerprints; ts-morph and the whole program load only when a type is first asked for. */
 function lazySemanticTypes(root: string, files: WorkspaceFiles): TypeFingerprints {
   let types: TypeFingerprints | undefined;
-  const load = () => (types ??= new (require('./typescript/semanticTypes') as typeof import('./typescript/semanticTypes')).SemanticTypes(root, files));
+  const load = () => (types ??= new (loadSemanticModule().SemanticTypes)(root, files));
   return { typeOf: (relPath, symbol) => load().typeOf(relPath, symbol), invalidate: (relPath) => types?.invalidate(relPath) };
+}
+
+/**
+ * ts-morph carries a TypeScript of its own, so semantic mode is a bundle of its own next to the
+ * bundled worker and CLI, required only when asked for; from compiled sources, the module itself.
+ */
+function loadSemanticModule(): typeof import('./typescript/semanticTypes') {
+  const bundled = path.join(__dirname, 'semantic.js');
+  return require(fs.existsSync(bundled) ? bundled : path.join(__dirname, 'typescript', 'semanticTypes'));
 }
