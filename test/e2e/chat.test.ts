@@ -237,6 +237,9 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     const pages = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Pages/i }) });
     const header = page.locator('.pane-header', { hasText: /^Pages/i });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    // The tree renders only the rows in view, and the topic of filed conversations comes last: go to the end of the list.
+    await pages.locator('.monaco-list-row').first().click();
+    await page.keyboard.press('End');
     await pages.locator('.monaco-list-row', { hasText: 'Conversations' }).first().waitFor({ timeout: 30000 });
     // The view kept continuing its first conversation, so the page is named after that one's title.
     const filed = path.join(workspace, '.wiki', 'pages', 'how-does-a-request-flow-through-the-app.md');
