@@ -35,6 +35,9 @@ Commands:
   mcp             serve the wiki to agents over stdio (Model Context Protocol): the
                   read-only tools, propose_page_change, and the pages, index and schema
                   as resources
+  upkeep          mark pages citing code that no longer exists stale (and active again
+                  when it is back), archive stale and superseded pages untouched for
+                  --archive-after-days (default 90), rebuild the index, log what changed
   backlinks SLUG  the pages that link to a page, with the line of each link
   page rename OLD NEW
                   rename a page and every [[link]] to it; refused when NEW is invalid or taken
@@ -64,7 +67,9 @@ Options:
                    and renamed symbols at where the code is now
   --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N)
   --yes            with ingest: apply the plan without asking
-  --dry-run        with ingest: print the plan and write nothing
+  --dry-run        with ingest and upkeep: print the plan and write nothing
+  --archive-after-days N
+                   with upkeep: archive stale and superseded pages untouched this long
   -h, --help       show this help`;
 
 type Format = 'text' | 'json' | 'github';
@@ -100,6 +105,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         'max-pages': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxPages) },
         'max-tokens': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxTokens) },
         'dry-run': { type: 'boolean', default: false },
+        'archive-after-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -127,7 +133,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
   const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root, { semantic: values.semantic === true });
   try {
     if (command === 'init') return await init(wiki, format, io);
-    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install', 'backlinks', 'page rename'].includes(command)) {
+    if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install', 'backlinks', 'page rename', 'upkeep'].includes(command)) {
       io.err(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;
     }
@@ -158,6 +164,14 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     if (command === 'proposals') return await (await import('./proposals')).proposalsCommand(await core(), positionals.slice(1), format as 'text' | 'json', io);
     if (command === 'backlinks') return await (await import('./authoring')).backlinksCommand(wiki, positionals.slice(1), format as 'text' | 'json', io);
     if (command === 'page rename') return await (await import('./authoring')).pageRenameCommand(wiki, positionals.slice(2), format as 'text' | 'json', io);
+    if (command === 'upkeep') {
+      const days = values['archive-after-days'] === undefined ? undefined : Number(values['archive-after-days']);
+      if (days !== undefined && !(Number.isInteger(days) && days >= 0)) {
+        io.err('--archive-after-days must be a whole number of days (0 or more).');
+        return 2;
+      }
+      return await (await import('./upkeep')).upkeepCommand(await core(), { dryRun: values['dry-run'] === true, json: format === 'json', archiveAfterDays: days }, io);
+    }
     if (command === 'query') return await query(await core(), positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     if (command === 'lint') {
       const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;

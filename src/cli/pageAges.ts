@@ -1,9 +1,13 @@
-import { pageAgeTags, parsePageHistory } from '../core/pageAge';
+import { pageAgeTags, parsePageHistory, type PageHistory } from '../core/pageAge';
 import type { Wiki } from '../core/wiki';
 
-/** Age tags from one `git log` for the librarian's catalog; "age unknown" when git cannot tell. */
-export async function pageAges(wiki: Wiki, pages: Parameters<typeof pageAgeTags>[1]): Promise<Map<string, string>> {
+/** Each page's history from one `git log`; empty when git cannot tell (no repository, no commits). */
+export async function pageHistory(wiki: Wiki): Promise<Map<string, PageHistory>> {
   const { SimpleGitWiki } = await import('../adapters/gitWiki');
-  const log = await new SimpleGitWiki(wiki.root).pagesLog().catch(() => '');
-  return pageAgeTags(parsePageHistory(log), pages, new Date());
+  return parsePageHistory(await new SimpleGitWiki(wiki.root).pagesLog());
+}
+
+/** Age tags for the librarian's catalog; "age unknown" when git cannot tell. */
+export async function pageAges(wiki: Wiki, pages: Parameters<typeof pageAgeTags>[1]): Promise<Map<string, string>> {
+  return pageAgeTags(await pageHistory(wiki), pages, new Date());
 }

@@ -25,3 +25,8 @@ export const LIBRARIAN_LINT_DEFAULTS = {
   maxTokens: 30_000,
   maxOutputTokens: 4096,
 } as const;
+
+export const UPKEEP_DEFAULTS = {
+  /** Stale and superseded pages untouched this many days are archived. */
+  archiveAfterDays: 90,
+} as const;

@@ -7,7 +7,7 @@
 import { STATUSES, TOPICS, type IndexEntry, type PageStatus, type Topic, type WikiIndex } from './model';
 import { isValidSlug } from './slug';
 import { hasConflictMarkers } from './text';
-import { INDEX_MARKDOWN_PREAMBLE as PREAMBLE, parseIndex, renderIndexJson, topicLabel } from './wikiIndex';
+import { ARCHIVED_HEADING, INDEX_MARKDOWN_PREAMBLE as PREAMBLE, parseIndex, renderIndexJson, topicLabel } from './wikiIndex';
 
 export interface IndexMergeResult {
   /** The merged file, or undefined when a side cannot be proven to be a generated catalog. */
@@ -122,7 +122,11 @@ const MARKDOWN_TEXT = /(?:[^\\`*_[\]<>|\n]|\\[\\`*_[\]<>|])+/.source;
 const NOT_ACTIVE = STATUSES.filter((status) => status !== 'active').join('|');
 /** An entry line exactly as renderIndexMarkdown writes it; group 1 is the slug. */
 const ENTRY_LINE = new RegExp(`^- \\[${MARKDOWN_TEXT}\\]\\(pages/([a-z0-9-]+)\\.md\\)(?: _\\((?:${NOT_ACTIVE})\\)_)?(?: — ${MARKDOWN_TEXT})?$`);
-const TOPIC_OF_HEADING = new Map(TOPICS.map((topic) => [`## ${topicLabel(topic)}`, topic]));
+/** index.md's sections: the topics, then the archived pages. */
+type Section = Topic | 'archived';
+const SECTIONS: readonly Section[] = [...TOPICS, 'archived'];
+const sectionHeading = (section: Section) => `## ${section === 'archived' ? ARCHIVED_HEADING : topicLabel(section)}`;
+const SECTION_OF_HEADING = new Map(SECTIONS.map((section) => [sectionHeading(section), section]));
 
 /** index.md entries keyed by slug, each as `topic\nline`; what renderIndexMarkdown writes, read back. */
 const MARKDOWN: EntryFormat = {
@@ -132,11 +136,11 @@ const MARKDOWN: EntryFormat = {
     const lines = text.split('\n');
     if (PREAMBLE.some((line, i) => lines[i] !== line)) return 'does not start with the generated header';
     const entries = new Map<string, string>();
-    let topic: Topic | undefined;
+    let topic: Section | undefined;
     for (const [i, line] of lines.entries()) {
       if (i < PREAMBLE.length || !line || line === 'No pages yet.') continue;
       if (line.startsWith('## ')) {
-        topic = TOPIC_OF_HEADING.get(line);
+        topic = SECTION_OF_HEADING.get(line);
         if (!topic) return `line ${i + 1} is not a topic heading: ${quote(line)}`;
         continue;
       }
@@ -151,11 +155,11 @@ const MARKDOWN: EntryFormat = {
   write(entries) {
     const lines = [...PREAMBLE];
     if (!entries.size) lines.push('No pages yet.', '');
-    const sorted = bySlug(entries).map(([, value]) => value.split('\n') as [Topic, string]);
-    for (const topic of TOPICS) {
-      const group = sorted.filter(([entryTopic]) => entryTopic === topic);
+    const sorted = bySlug(entries).map(([, value]) => value.split('\n') as [Section, string]);
+    for (const section of SECTIONS) {
+      const group = sorted.filter(([entrySection]) => entrySection === section);
       if (!group.length) continue;
-      lines.push(`## ${topicLabel(topic)}`, '', ...group.map(([, line]) => line), '');
+      lines.push(sectionHeading(section), '', ...group.map(([, line]) => line), '');
     }
     return lines.join('\n');
   },

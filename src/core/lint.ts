@@ -1,5 +1,5 @@
 import { LintCode } from './lintCodes';
-import type { LintIssue, WikiPage } from './model';
+import { isArchived, type LintIssue, type WikiPage } from './model';
 import { issue } from './page';
 import { lineRange } from './text';
 
@@ -25,6 +25,8 @@ export function lintPages(pages: readonly WikiPage[]): LintIssue[] {
       if (target.frontmatter.status === 'stale') {
         const reason = target.frontmatter.stale_reason ? ` (${target.frontmatter.stale_reason})` : '';
         issues.push(issue(LintCode.LinksToStale, `[[${target.slug}]] is stale${reason}; check the claim or link elsewhere.`, page.relPath, link.range, { target: target.slug }));
+      } else if (target.frontmatter.status === 'archived') {
+        issues.push(issue(LintCode.LinksToArchived, `[[${target.slug}]] is archived: it is kept for history, but no longer maintained. Link a current page if there is one.`, page.relPath, link.range, { target: target.slug }));
       } else if (target.frontmatter.status === 'superseded') {
         const replacement = target.frontmatter.superseded_by;
         const data: Record<string, string> = { target: target.slug, ...(replacement ? { replacement } : {}) };
@@ -38,7 +40,7 @@ export function lintPages(pages: readonly WikiPage[]): LintIssue[] {
   if (readable.length > 1) {
     for (const page of readable) {
       // Filed conversations are found through the index and chat retrieval, not through links.
-      if (!linkedFrom.has(page.slug) && page.frontmatter.topic !== 'conversations') {
+      if (!linkedFrom.has(page.slug) && page.frontmatter.topic !== 'conversations' && !isArchived(page)) {
         issues.push(issue(LintCode.OrphanPage, `No other page links to [[${page.slug}]]. Link it from a related page.`, page.relPath, lineRange(0, 3)));
       }
     }

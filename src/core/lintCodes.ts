@@ -19,6 +19,7 @@ export const LintCode = {
   DuplicateTitle: 'duplicate-title',
   LinksToStale: 'links-to-stale',
   LinksToSuperseded: 'links-to-superseded',
+  LinksToArchived: 'links-to-archived',
   SupersededByMissing: 'superseded-by-missing',
 } as const;
 export type LintCode = (typeof LintCode)[keyof typeof LintCode];
@@ -41,5 +42,6 @@ export const DEFAULT_SEVERITY: Record<LintCode, Severity> = {
   'duplicate-title': 'warning',
   'links-to-stale': 'warning',
   'links-to-superseded': 'warning',
+  'links-to-archived': 'info',
   'superseded-by-missing': 'error',
 };

@@ -5,8 +5,13 @@ export const TOPICS = [
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
-export const STATUSES = ['active', 'stale', 'superseded'] as const;
+export const STATUSES = ['active', 'stale', 'superseded', 'archived'] as const;
 export type PageStatus = (typeof STATUSES)[number];
+
+/** Archived pages stay on disk and in git, but are out of service: not retrieved, listed or checked. */
+export function isArchived(page: { frontmatter: { status?: PageStatus } }): boolean {
+  return page.frontmatter.status === 'archived';
+}
 
 export interface PageFrontmatter {
   title: string;

@@ -38,18 +38,24 @@ export const INDEX_MARKDOWN_PREAMBLE: readonly string[] = ['# Wiki index', '', '
 export function renderIndexMarkdown(index: WikiIndex): string {
   const lines = [...INDEX_MARKDOWN_PREAMBLE];
   if (!index.pages.length) lines.push('No pages yet.', '');
+  const archived = index.pages.filter((entry) => entry.status === 'archived');
   for (const topic of TOPICS) {
-    const pages = index.pages.filter((entry) => entry.topic === topic);
+    const pages = index.pages.filter((entry) => entry.topic === topic && entry.status !== 'archived');
     if (!pages.length) continue;
     lines.push(`## ${topicLabel(topic)}`, '');
-    for (const entry of pages) {
-      const status = entry.status === 'active' ? '' : ` _(${entry.status})_`;
-      const summary = entry.summary ? ` — ${escapeMarkdown(entry.summary)}` : '';
-      lines.push(`- [${escapeMarkdown(entry.title)}](pages/${entry.slug}.md)${status}${summary}`);
-    }
-    lines.push('');
+    lines.push(...pages.map(entryLine), '');
   }
+  // Archived pages are kept for history, listed after the pages in service.
+  if (archived.length) lines.push(`## ${ARCHIVED_HEADING}`, '', ...archived.map(entryLine), '');
   return lines.join('\n');
+}
+
+export const ARCHIVED_HEADING = 'Archived';
+
+function entryLine(entry: IndexEntry): string {
+  const status = entry.status === 'active' || entry.status === 'archived' ? '' : ` _(${entry.status})_`;
+  const summary = entry.summary ? ` — ${escapeMarkdown(entry.summary)}` : '';
+  return `- [${escapeMarkdown(entry.title)}](pages/${entry.slug}.md)${status}${summary}`;
 }
 
 export function topicLabel(topic: Topic): string {

@@ -116,7 +116,7 @@ describe('PageLanguageService', () => {
       const topic = withCursor('new', '---\ntitle: New\ntopic: pat|\n---\n');
       assert.ok((await service.completions(topic.document, topic.position)).items.some((item) => item.label === 'patterns'));
       const status = withCursor('new', '---\nstatus: |\n---\n');
-      assert.deepEqual((await service.completions(status.document, status.position)).items.map((item) => item.label), ['active', 'stale', 'superseded']);
+      assert.deepEqual((await service.completions(status.document, status.position)).items.map((item) => item.label), ['active', 'stale', 'superseded', 'archived']);
       const tags = withCursor('new', '---\ntags: [http, |\n---\n');
       assert.ok((await service.completions(tags.document, tags.position)).items.some((item) => item.label === 'retry'));
       const superseded = withCursor('new', '---\nsuperseded_by: |\n---\n');

@@ -1,5 +1,5 @@
 import type { ChatMessage, SystemBlock } from '../llm';
-import type { WikiPage } from '../model';
+import { isArchived, type WikiPage } from '../model';
 import type { SelectionContext, Turn } from './conversation';
 import type { RetrievedPage } from './retrieval';
 
@@ -38,7 +38,7 @@ const PAGES_BUDGET_TOKENS = 12000;
 export function catalog(pages: readonly WikiPage[], budgetTokens = CATALOG_BUDGET_TOKENS, ages?: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   let used = 0;
-  const sorted = pages.filter((p) => p.readable).sort((a, b) => a.slug.localeCompare(b.slug));
+  const sorted = pages.filter((p) => p.readable && !isArchived(p)).sort((a, b) => a.slug.localeCompare(b.slug));
   for (const [i, page] of sorted.entries()) {
     const fm = page.frontmatter;
     const status = fm.status && fm.status !== 'active' ? ` (${fm.status})` : '';

@@ -1,5 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
-import type { PageStatus, WikiPage } from '../model';
+import { isArchived, type PageStatus, type WikiPage } from '../model';
 import { isStrongMatch, termWeights } from './confidence';
 import { isStarterPage } from './starterPages';
 import { stem } from './stem';
@@ -27,7 +27,7 @@ export function isConfident(results: readonly RetrievedPage[]): boolean {
 }
 
 // Stale and superseded pages still answer, but rank below active ones.
-const STATUS_WEIGHT: Record<PageStatus, number> = { active: 1, stale: 0.5, superseded: 0.3 };
+const STATUS_WEIGHT: Record<Exclude<PageStatus, 'archived'>, number> = { active: 1, stale: 0.5, superseded: 0.3 };
 const FIELD_BOOST = { title: 3, tags: 2, summary: 2, body: 1 };
 // A related word helps find a page, but less than the word the user actually typed.
 const SYNONYM_WEIGHT = 0.4;
@@ -100,14 +100,14 @@ export class WikiRetriever {
       processTerm,
       searchOptions: { boost: FIELD_BOOST, prefix: (term) => term.length >= 4, fuzzy: (term) => (term.length >= 6 ? 0.15 : false) },
     });
-    this.index.addAll(pages.filter((page) => page.readable).map((page) => this.track(page)));
+    this.index.addAll(pages.filter(retrievable).map((page) => this.track(page)));
   }
 
   /** Brings the index up to date with `pages`, re-indexing only the pages whose content changed. */
   sync(pages: readonly WikiPage[]): void {
     const current = new Set<string>();
     for (const page of pages) {
-      if (!page.readable) continue;
+      if (!retrievable(page)) continue;
       current.add(page.slug);
       const indexed = this.pages.get(page.slug);
       if (indexed === page) continue;
@@ -150,7 +150,7 @@ export class WikiRetriever {
     const results = this.index.search([...terms, ...related.keys()].join(' '), {
       ...(options.exact ? { prefix: false, fuzzy: false } : {}),
       boostTerm: (stem) => (relatedStems.has(stem) ? SYNONYM_WEIGHT : 1),
-      boostDocument: (_id, _term, stored) => STATUS_WEIGHT[(stored?.status as PageStatus) ?? 'active'] ?? 1,
+      boostDocument: (_id, _term, stored) => STATUS_WEIGHT[(stored?.status as keyof typeof STATUS_WEIGHT) ?? 'active'] ?? 1,
     });
     // A related word counts as the query word it stands for when judging confidence.
     const conceptsOf = (result: SearchResult) => result.queryTerms.map((stem) => relatedStems.get(stem) ?? stem);
@@ -186,6 +186,11 @@ export class WikiRetriever {
   page(slug: string): WikiPage | undefined {
     return this.pages.get(slug);
   }
+}
+
+/** Archived pages leave retrieval: they stay in git for history, not in answers. */
+function retrievable(page: WikiPage): boolean {
+  return page.readable && !isArchived(page);
 }
 
 function sameContent(a: WikiPage, b: WikiPage): boolean {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isFileAccessError, isNotAFile, type FileAccessError } from '../errors';
-import type { LintIssue, WikiPage } from '../model';
+import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
@@ -85,7 +85,8 @@ export class DriftEngine {
     const issues: DriftIssue[] = [];
     let citationsChecked = 0;
     let pagesChecked = 0;
-    const cited = pages.filter((page) => page.readable).map((page) => ({ page, citations: only ? this.citationsOf(page).filter((citation) => only(citation, page)) : this.citationsOf(page) }));
+    // Archived pages are out of service: their citations are history, not claims about the code now.
+    const cited = pages.filter((page) => page.readable && !isArchived(page)).map((page) => ({ page, citations: only ? this.citationsOf(page).filter((citation) => only(citation, page)) : this.citationsOf(page) }));
     // Read every cited file concurrently once; the checks below then hit the cache.
     const paths = new Set(cited.flatMap(({ citations }) => citations.filter((c) => !c.outside).map((c) => c.path)));
     await Promise.all([...paths].map((file) => this.source(file)));

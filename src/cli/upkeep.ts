@@ -1,0 +1,48 @@
+import type { WorkspaceCore } from '../adapters/workspaceCore';
+import { UPKEEP_DEFAULTS } from '../core/defaults';
+import type { Wiki } from '../core/wiki';
+import { applyUpkeep, isEmptyPlan, planUpkeep, type UpkeepPlan } from '../core/upkeep/upkeep';
+import { pageHistory } from './pageAges';
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/**
+ * `repo-wiki upkeep`: marks pages citing code that no longer exists stale, brings back the ones
+ * upkeep marked whose code is back, archives long-idle stale and superseded pages, rebuilds the
+ * index and logs what changed. `--dry-run` prints the same and writes nothing.
+ */
+export async function upkeepCommand(core: WorkspaceCore, options: { dryRun: boolean; json: boolean; archiveAfterDays?: number }, io: Io): Promise<number> {
+  const { wiki, drift } = core;
+  const today = new Date().toISOString().slice(0, 10);
+  const pages = await wiki.loadPages();
+  const [report, lastChanged] = await Promise.all([drift.check(pages), lastChangedPages(wiki)]);
+  const plan = planUpkeep(pages, report, { today, archiveAfterDays: options.archiveAfterDays ?? UPKEEP_DEFAULTS.archiveAfterDays, lastChanged });
+  const result = options.dryRun ? undefined : await applyUpkeep(wiki, plan, today);
+  if (options.json) {
+    io.out(JSON.stringify({ dryRun: options.dryRun, ...plan, written: result?.pages ?? [], indexRebuilt: result?.indexChanged ?? false }, null, 2));
+    return 0;
+  }
+  for (const line of planLines(plan)) io.out(line);
+  const summary = `${plan.stale.length} marked stale, ${plan.reactivated.length} active again, ${plan.archived.length} archived`;
+  if (options.dryRun) io.out(`Upkeep (dry run, nothing written): ${summary}.`);
+  else io.out(isEmptyPlan(plan) ? `Upkeep: nothing to change in ${pages.length} pages${result?.indexChanged ? '; the index was rebuilt' : ''}.` : `Upkeep: ${summary}; logged.`);
+  return 0;
+}
+
+export function planLines(plan: UpkeepPlan): string[] {
+  const at = (slug: string) => `.wiki/pages/${slug}.md`;
+  return [
+    ...plan.stale.map(({ slug, citations }) => `stale        ${at(slug)}  cited code no longer exists: ${citations.join(', ')}`),
+    ...plan.restaled.map(({ slug, citations }) => `still stale  ${at(slug)}  cited code no longer exists: ${citations.join(', ')}`),
+    ...plan.reactivated.map((slug) => `active again ${at(slug)}  every citation resolves again`),
+    ...plan.archived.map(({ slug, was, idleDays }) => `archived     ${at(slug)}  ${was}, untouched for ${idleDays} days`),
+  ];
+}
+
+/** When git last changed each page. */
+async function lastChangedPages(wiki: Wiki): Promise<Map<string, Date>> {
+  return new Map([...(await pageHistory(wiki))].map(([slug, history]) => [slug, history.changed]));
+}
