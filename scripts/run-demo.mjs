@@ -60,7 +60,7 @@ try {
   const wanted = Number(arg('--port') ?? 8765);
   const port = (await isPortFree(wanted)) ? wanted : undefined; // undefined: startServer picks a free one
   if (!port) say(`port ${wanted} is busy; using a free one`);
-  server = await startServer({ folder: workspace, extensionsDir, port, settings: { 'git.enabled': true } });
+  server = await startServer({ folder: workspace, extensionsDir, port, settings: { 'git.enabled': true, 'repoWiki.upkeep.interval': 'daily' } });
   const url = server.workbenchUrl(workspace);
 
   if (check) {

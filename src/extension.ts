@@ -12,6 +12,7 @@ import { librarianLintFeature } from './vscode/librarian/librarianLint';
 import { lintFeature } from './vscode/lint/lintDiagnostics';
 import { pagesFeature } from './vscode/pages/pagesTree';
 import { scmFeature } from './vscode/scm/wikiSourceControl';
+import { upkeepFeature } from './vscode/upkeep/upkeepFeature';
 import { Models } from './vscode/models/models';
 import { PageAges } from './vscode/pageAges';
 import { proposalsFeature } from './vscode/proposals/proposalsFeature';
@@ -22,7 +23,7 @@ import { CitationIndex, DocumentSymbols } from './vscode/drift/citedBy';
 import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, upkeepFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */

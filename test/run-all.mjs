@@ -81,6 +81,20 @@ function integrationSuites(prepareWorkspace) {
     { name: 'agents', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     { name: 'authoring', prepare: () => { const folder = prepareWorkspace(path.join(ROOT, 'demo')); return { folder, dirs: [folder] }; } },
     {
+      // Upkeep on its schedule, soon after startup.
+      name: 'upkeep',
+      prepare: () => {
+        const folder = prepareWorkspace(path.join(ROOT, 'demo'));
+        // Before the window opens, a cited method goes (uncommitted): the first scheduled run finds it missing.
+        const todos = path.join(folder, 'src', 'todos.ts');
+        const method = '  complete(id: number, done = true): Todo {\n    const todo = this.find(id);\n    todo.done = done;\n    return todo;\n  }\n';
+        const text = fs.readFileSync(todos, 'utf8');
+        if (!text.includes(method)) throw new Error('demo/src/todos.ts changed: update the upkeep suite');
+        fs.writeFileSync(todos, text.replace(method, ''));
+        return { folder, dirs: [folder], settings: { 'repoWiki.upkeep.interval': 'daily' }, env: { REPO_WIKI_UPKEEP_DELAY_MS: '3000' } };
+      },
+    },
+    {
       name: 'restricted',
       prepare: () => {
         const folder = prepareWorkspace(path.join(ROOT, 'demo'));

@@ -1,7 +1,7 @@
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { UPKEEP_DEFAULTS } from '../core/defaults';
 import type { Wiki } from '../core/wiki';
-import { applyUpkeep, isEmptyPlan, planUpkeep, type UpkeepPlan } from '../core/upkeep/upkeep';
+import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepPlan } from '../core/upkeep/upkeep';
 import { pageHistory } from './pageAges';
 
 interface Io {
@@ -17,18 +17,16 @@ interface Io {
 export async function upkeepCommand(core: WorkspaceCore, options: { dryRun: boolean; json: boolean; archiveAfterDays?: number }, io: Io): Promise<number> {
   const { wiki, drift } = core;
   const today = new Date().toISOString().slice(0, 10);
-  const pages = await wiki.loadPages();
-  const [report, lastChanged] = await Promise.all([drift.check(pages), lastChangedPages(wiki)]);
-  const plan = planUpkeep(pages, report, { today, archiveAfterDays: options.archiveAfterDays ?? UPKEEP_DEFAULTS.archiveAfterDays, lastChanged });
-  const result = options.dryRun ? undefined : await applyUpkeep(wiki, plan, today);
+  const archiveAfterDays = options.archiveAfterDays ?? UPKEEP_DEFAULTS.archiveAfterDays;
+  const { plan, pagesChecked, result } = await runUpkeep(wiki, { check: (pages) => drift.check(pages), lastChanged: () => lastChangedPages(wiki) }, { today, archiveAfterDays, dryRun: options.dryRun });
   if (options.json) {
     io.out(JSON.stringify({ dryRun: options.dryRun, ...plan, written: result?.pages ?? [], indexRebuilt: result?.indexChanged ?? false }, null, 2));
     return 0;
   }
   for (const line of planLines(plan)) io.out(line);
-  const summary = `${plan.stale.length} marked stale, ${plan.reactivated.length} active again, ${plan.archived.length} archived`;
+  const summary = upkeepSummary(plan);
   if (options.dryRun) io.out(`Upkeep (dry run, nothing written): ${summary}.`);
-  else io.out(isEmptyPlan(plan) ? `Upkeep: nothing to change in ${pages.length} pages${result?.indexChanged ? '; the index was rebuilt' : ''}.` : `Upkeep: ${summary}; logged.`);
+  else io.out(isEmptyPlan(plan) ? `Upkeep: nothing to change in ${pagesChecked} pages${result?.indexChanged ? '; the index was rebuilt' : ''}.` : `Upkeep: ${summary}; logged.`);
   return 0;
 }
 

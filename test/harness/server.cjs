@@ -17,6 +17,8 @@ const DEFAULT_SETTINGS = {
   'update.mode': 'none',
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
+  // No background page writes under a test; the upkeep suite turns it on with a short delay.
+  'repoWiki.upkeep.interval': 'off',
 };
 
 function freePort() {

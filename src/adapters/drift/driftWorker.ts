@@ -28,6 +28,7 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
   const flag = { get cancelled() { return cancelled.has(id); } };
   switch (request.kind) {
     case 'check': {
+      if (request.fresh) engine.invalidateAll();
       const texts = request.texts ?? {};
       // A save re-checks a few pages: read only those, not the whole wiki.
       const loaded = request.slugs

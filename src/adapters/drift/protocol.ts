@@ -6,7 +6,8 @@ import type { WhatChanged } from '../../core/drift/whatChanged';
 /** Requests the extension host sends to the drift worker; every one names its workspace folder. */
 export type DriftRequest =
   /** `texts` holds unsaved page text by slug; it is checked instead of the file on disk. */
-  | { kind: 'check'; root: string; slugs?: string[]; texts?: Record<string, string> }
+  /** `fresh`: read every cited file again first (upkeep, whose verdicts change page status, never trusts the watcher's cache). */
+  | { kind: 'check'; root: string; slugs?: string[]; texts?: Record<string, string>; fresh?: boolean }
   /** Source files saved, created or deleted: forgets them, then re-checks the pages that cite them (every page when files came or went). */
   | { kind: 'sourcesChanged'; root: string; paths: string[]; listChanged: boolean }
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }

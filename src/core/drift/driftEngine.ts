@@ -65,6 +65,11 @@ export class DriftEngine {
     this.types?.invalidate(relPath);
   }
 
+  /** Forgets every cached file, for a check that must read the code as it is now. */
+  invalidateAll(): void {
+    for (const relPath of [...this.sources.keys()]) this.invalidate(relPath);
+  }
+
   /** A page's citations, parsed once per version of the page (`Wiki.loadPages` reuses unchanged pages). */
   citationsOf(page: WikiPage): Citation[] {
     let citations = this.citations.get(page);

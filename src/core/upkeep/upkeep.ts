@@ -117,3 +117,26 @@ async function applyLocked(wiki: Wiki, writes: WikiWrites, plan: UpkeepPlan, tod
   if (pages.length) await wiki.appendLog({ op: 'upkeep', pages, ...done });
   return { pages, indexChanged: changed };
 }
+
+export interface UpkeepRun {
+  plan: UpkeepPlan;
+  pagesChecked: number;
+  /** Undefined in a dry run. */
+  result?: UpkeepResult;
+}
+
+/** One upkeep pass, the same for every front end: drift over all pages, then the plan, applied unless `dryRun`. */
+export async function runUpkeep(
+  wiki: Wiki,
+  deps: { check(pages: readonly WikiPage[]): Promise<DriftReport>; lastChanged(): Promise<ReadonlyMap<string, Date>> },
+  options: { today: string; archiveAfterDays: number; dryRun: boolean },
+): Promise<UpkeepRun> {
+  const pages = await wiki.loadPages();
+  const [report, lastChanged] = await Promise.all([deps.check(pages), deps.lastChanged()]);
+  const plan = planUpkeep(pages, report, { today: options.today, archiveAfterDays: options.archiveAfterDays, lastChanged });
+  return { plan, pagesChecked: pages.length, ...(options.dryRun ? {} : { result: await applyUpkeep(wiki, plan, options.today) }) };
+}
+
+export function upkeepSummary(plan: UpkeepPlan): string {
+  return `${plan.stale.length} marked stale, ${plan.reactivated.length} active again, ${plan.archived.length} archived`;
+}
