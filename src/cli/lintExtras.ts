@@ -15,7 +15,7 @@ export async function fixLint(core: WorkspaceCore): Promise<LintFixPlan & { page
 }
 
 /** `lint --llm`: the librarian's pass through the Anthropic API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
-export async function librarianLint({ wiki, files, symbolsOf }: WorkspaceCore, options: { model: string; maxPages: number; maxTokens: number }, onProgress: (line: string) => void): Promise<LintPassReport> {
+export async function librarianLint({ wiki, files, symbolsOf }: WorkspaceCore, options: { model: string; maxPages: number; maxTokens: number; minAgeDays: number }, onProgress: (line: string) => void): Promise<LintPassReport> {
   const apiKey = process.env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) throw new Error('lint --llm needs a model: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway).');
   const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
@@ -23,7 +23,7 @@ export async function librarianLint({ wiki, files, symbolsOf }: WorkspaceCore, o
   const code = new FileCitedCode(wiki.root, files, symbolsOf);
   const pages = await wiki.loadPages();
   try {
-    const settings = { model: options.model, maxPages: options.maxPages, maxTokens: options.maxTokens, maxOutputTokens: LIBRARIAN_LINT_DEFAULTS.maxOutputTokens };
+    const settings = { ...options, maxOutputTokens: LIBRARIAN_LINT_DEFAULTS.maxOutputTokens, today: new Date().toISOString().slice(0, 10) };
     const report = await lintWithLibrarian(pages, { model, code, settings, ages: await pageAges(wiki, pages) }, undefined, {
       onBatch: ({ checked, total, tokens, budget }) => onProgress(`librarian lint: page ${checked + 1}/${total}, ${tokens} of ${budget} tokens`),
     });

@@ -65,7 +65,8 @@ Options:
   --fix            with lint: rebuild the index, unlink deleted pages, mark pages whose
                    citations are all missing as stale; with drift: point citations of moved
                    and renamed symbols at where the code is now
-  --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N)
+  --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N,
+                   --min-age-days N: only pages not updated for N days, default ${LIBRARIAN_LINT_DEFAULTS.minAgeDays})
   --yes            with ingest: apply the plan without asking
   --dry-run        with ingest and upkeep: print the plan and write nothing
   --archive-after-days N
@@ -104,6 +105,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         llm: { type: 'boolean', default: false },
         'max-pages': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxPages) },
         'max-tokens': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxTokens) },
+        'min-age-days': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.minAgeDays) },
         'dry-run': { type: 'boolean', default: false },
         'archive-after-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -174,9 +176,9 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     }
     if (command === 'query') return await query(await core(), positionals.slice(1).join(' '), format, { offline: values.offline === true, model: String(values.model) }, io);
     if (command === 'lint') {
-      const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']) } : undefined;
-      if (llm && !(llm.maxPages > 0 && llm.maxTokens > 0)) {
-        io.err('--max-pages and --max-tokens must be positive numbers.');
+      const llm = values.llm ? { model: String(values.model), maxPages: Number(values['max-pages']), maxTokens: Number(values['max-tokens']), minAgeDays: Number(values['min-age-days']) } : undefined;
+      if (llm && !(llm.maxPages > 0 && llm.maxTokens > 0 && llm.minAgeDays >= 0)) {
+        io.err('--max-pages and --max-tokens must be positive numbers, and --min-age-days 0 or more.');
         return 2;
       }
       return await lint(wiki, format, io, { fix: values.fix === true, llm, core });
@@ -204,7 +206,7 @@ async function rebuild(wiki: Wiki, format: Format, io: Io): Promise<number> {
   return 0;
 }
 
-async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number }; core(): Promise<WorkspaceCore> }): Promise<number> {
+async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number; minAgeDays: number }; core(): Promise<WorkspaceCore> }): Promise<number> {
   // TypeScript and the SDK load only for these flags.
   const extras = options.fix || options.llm ? await import('./lintExtras') : undefined;
   let fixed: Awaited<ReturnType<NonNullable<typeof extras>['fixLint']>> | undefined;
@@ -221,7 +223,7 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   const issues = [...deterministic, ...(librarian?.findings ?? [])];
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   if (format === 'json') {
-    const llm = librarian && { pagesChecked: librarian.pagesChecked, pagesSkipped: librarian.pagesSkipped, usage: librarian.usage, budget: librarian.budget, dropped: librarian.dropped };
+    const llm = librarian && { pagesChecked: librarian.pagesChecked, pagesSkipped: librarian.pagesSkipped, pagesTooNew: librarian.pagesTooNew, usage: librarian.usage, budget: librarian.budget, dropped: librarian.dropped };
     io.out(JSON.stringify({ pagesChecked: pages.length, issues: issues.map(toJson), ...(fixed ? { fixed } : {}), ...(llm ? { librarian: llm } : {}) }, null, 2));
   } else {
     if (fixed) {
@@ -232,7 +234,7 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
     for (const issue of issues) io.out(issueLine(issue));
     io.out(`${pages.length} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${issues.length - errors} other issue${issues.length - errors === 1 ? '' : 's'}.`);
     if (librarian) {
-      io.out(`Librarian: ${librarian.findings.length} findings in ${librarian.pagesChecked.length} pages, ${librarian.usage.inputTokens} of ${librarian.budget.maxTokens} input tokens${librarian.pagesSkipped.length ? `; ${librarian.pagesSkipped.length} pages left for the next run` : ''}.`);
+      io.out(`Librarian: ${librarian.findings.length} findings in ${librarian.pagesChecked.length} pages, ${librarian.usage.inputTokens} of ${librarian.budget.maxTokens} input tokens${librarian.pagesSkipped.length ? `; ${librarian.pagesSkipped.length} pages left for the next run` : ''}${librarian.pagesTooNew.length ? `; ${librarian.pagesTooNew.length} pages updated in the last --min-age-days not checked` : ''}.`);
     }
   }
   return fixFailed ? 2 : errors ? 1 : 0;

@@ -24,6 +24,8 @@ export const LIBRARIAN_LINT_DEFAULTS = {
   maxPages: 20,
   maxTokens: 30_000,
   maxOutputTokens: 4096,
+  /** Pages updated more recently than this many days are left out. */
+  minAgeDays: 7,
 } as const;
 
 export const UPKEEP_DEFAULTS = {

@@ -294,7 +294,7 @@ describe('repo-wiki CLI', function () {
           return { text: JSON.stringify({ findings: [{ kind: 'missing-link', page: checked, quote: 'nowhere in the page', severity: 'info', message: 'Link the middleware page.' }] }), usage: { input_tokens: 3000, output_tokens: 50 } };
         });
         // Not spawnSync: the mock answers from this process's event loop.
-        const child = spawn(process.execPath, [CLI, 'lint', '--workspace', ws, '--llm', '--max-pages', '1', '--format', 'json'], { env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-lint', ANTHROPIC_BASE_URL: mock.url } });
+        const child = spawn(process.execPath, [CLI, 'lint', '--workspace', ws, '--llm', '--min-age-days', '0', '--max-pages', '1', '--format', 'json'], { env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-lint', ANTHROPIC_BASE_URL: mock.url } });
         let stdout = '';
         child.stdout.on('data', (d) => (stdout += d));
         const code = await new Promise((resolve) => child.on('close', resolve));
@@ -316,7 +316,7 @@ describe('repo-wiki CLI', function () {
       const mock = await startMockAnthropic({ validKey: 'sk-ant-cli-lint' });
       try {
         mock.script({ text: 'Looks fine to me!' });
-        const child = spawn(process.execPath, [CLI, 'lint', '--workspace', ws, '--llm', '--max-pages', '1'], { env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-lint', ANTHROPIC_BASE_URL: mock.url } });
+        const child = spawn(process.execPath, [CLI, 'lint', '--workspace', ws, '--llm', '--min-age-days', '0', '--max-pages', '1'], { env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-lint', ANTHROPIC_BASE_URL: mock.url } });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
         assert.equal(await new Promise((resolve) => child.on('close', resolve)), 2);

@@ -39,7 +39,7 @@ const PAGES = {
   routing: pageText('Routing', '# Routing\n\nRoutes match paths.\n', { updated: '2026-11-10' }),
 };
 
-const SETTINGS = { model: 'claude-test', maxPages: 20, maxTokens: 100_000, maxOutputTokens: 2000 };
+const SETTINGS = { model: 'claude-test', maxPages: 20, maxTokens: 100_000, maxOutputTokens: 2000, minAgeDays: 7, today: '2026-11-22' };
 
 describe('librarian lint', () => {
   it('sends pages with the current code they cite and turns findings into lint: diagnostics at the quote', async () => {
@@ -82,6 +82,17 @@ describe('librarian lint', () => {
     assert.equal(model.requests.length, 0, 'nothing is sent past the budget');
     assert.deepEqual(broke.pagesChecked, []);
     assert.equal(broke.pagesSkipped.length, 3);
+  });
+
+  it('leaves out pages updated within minAgeDays, and says which', async () => {
+    const { pages } = await wikiWith(PAGES);
+    const model = new ScriptedModel(() => '{"findings": []}');
+    const report = await lintWithLibrarian(pages, { model, code, settings: { ...SETTINGS, minAgeDays: 14 } });
+    assert.deepEqual(report.pagesChecked, ['caching', 'cache-tuning']);
+    assert.deepEqual(report.pagesTooNew, ['routing']);
+    assert.doesNotMatch(messageText(model.requests[0].messages[0]), /Routes match paths/);
+    const none = await lintWithLibrarian(pages, { model, code, settings: { ...SETTINGS, minAgeDays: 400 } });
+    assert.deepEqual([none.pagesChecked, none.pagesTooNew.length], [[], 3]);
   });
 
   it('rejects a reply that is not the contract, keeping the raw reply', async () => {

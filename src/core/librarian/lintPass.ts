@@ -28,6 +28,10 @@ export interface LintPassSettings {
   /** Input tokens (estimated before, counted after) one run may spend. */
   maxTokens: number;
   maxOutputTokens: number;
+  /** Only pages last updated at least this many days before `today` are checked: new pages get time to settle. */
+  minAgeDays: number;
+  /** Today, YYYY-MM-DD. */
+  today: string;
 }
 
 export interface LintPassReport {
@@ -35,6 +39,8 @@ export interface LintPassReport {
   pagesChecked: string[];
   /** Pages left out by the page cap or the token budget. */
   pagesSkipped: string[];
+  /** Pages updated within `minAgeDays`, not checked. */
+  pagesTooNew: string[];
   /** Findings the model gave that did not hold up (unknown page, unknown kind, bad fix). */
   dropped: string[];
   usage: { inputTokens: number; outputTokens: number; requests: number };
@@ -81,8 +87,10 @@ export async function lintWithLibrarian(
   progress: LintPassProgress = {},
 ): Promise<LintPassReport> {
   const { settings } = deps;
-  const candidates = pages
-    .filter((page) => page.readable && page.valid && (page.frontmatter.status ?? 'active') === 'active')
+  const active = pages.filter((page) => page.readable && page.valid && (page.frontmatter.status ?? 'active') === 'active');
+  const settled = (page: WikiPage) => !page.frontmatter.updated || daysBetween(page.frontmatter.updated, settings.today) >= settings.minAgeDays;
+  const candidates = active
+    .filter(settled)
     .sort((a, b) => (a.frontmatter.updated ?? '').localeCompare(b.frontmatter.updated ?? '') || a.slug.localeCompare(b.slug));
   const capped = candidates.slice(0, settings.maxPages);
   const skipped = candidates.slice(settings.maxPages).map((page) => page.slug);
@@ -92,7 +100,7 @@ export async function lintWithLibrarian(
   ];
   const systemTokens = system.reduce((sum, block) => sum + estimateTokens(block.text), 0);
   const report: LintPassReport = {
-    findings: [], pagesChecked: [], pagesSkipped: skipped, dropped: [],
+    findings: [], pagesChecked: [], pagesSkipped: skipped, pagesTooNew: active.filter((page) => !settled(page)).map((page) => page.slug), dropped: [],
     usage: { inputTokens: 0, outputTokens: 0, requests: 0 },
     budget: { maxPages: settings.maxPages, maxTokens: settings.maxTokens }, model: settings.model,
   };
@@ -122,6 +130,10 @@ export async function lintWithLibrarian(
     report.dropped.push(...parsed.dropped);
   }
   return report;
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.floor((Date.parse(to) - Date.parse(from)) / (24 * 60 * 60 * 1000));
 }
 
 /** The model's lint reply was not the contract; nothing is shown as a finding. */

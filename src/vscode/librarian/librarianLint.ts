@@ -58,7 +58,7 @@ export const librarianLintFeature = {
           reportTexts.set(wiki.root, renderReport(wiki, report));
           changed.fire(reportUri(wiki));
           await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
-          const summary = `Librarian lint: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${report.pagesChecked.length} pages (${report.usage.inputTokens.toLocaleString()} of ${report.budget.maxTokens.toLocaleString()} tokens${report.pagesSkipped.length ? `; ${report.pagesSkipped.length} pages left for the next run` : ''}).`;
+          const summary = `Librarian lint: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${report.pagesChecked.length} pages (${report.usage.inputTokens.toLocaleString()} of ${report.budget.maxTokens.toLocaleString()} tokens${report.pagesSkipped.length ? `; ${report.pagesSkipped.length} pages left for the next run` : ''}${report.pagesTooNew.length ? `; ${report.pagesTooNew.length} pages newer than repoWiki.lint.llm.minAgeDays not checked` : ''}).`;
           void vscode.window.showInformationMessage(summary, 'Show Problems', 'Open Report').then((choice) => {
             if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.panel.markers.view.focus');
             if (choice === 'Open Report') void vscode.window.showTextDocument(reportUri(wiki), { preview: true });
@@ -104,6 +104,8 @@ async function run(services: Services, wiki: Wiki, model: LanguageModel): Promis
     maxPages: config.get<number>('maxPages') ?? LIBRARIAN_LINT_DEFAULTS.maxPages,
     maxTokens: config.get<number>('maxTokens') ?? LIBRARIAN_LINT_DEFAULTS.maxTokens,
     maxOutputTokens: llm.get<number>('maxTokens') ?? MODEL_DEFAULTS.maxTokens,
+    minAgeDays: config.get<number>('minAgeDays') ?? LIBRARIAN_LINT_DEFAULTS.minAgeDays,
+    today: new Date().toISOString().slice(0, 10),
   };
   const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
   const { pages } = await services.snapshots.get(wiki);
@@ -164,6 +166,7 @@ function renderReport(wiki: Wiki, report: LintPassReport): string {
     `- Model: ${report.model}; ${report.usage.requests} request(s)`,
     `- Tokens: ${report.usage.inputTokens.toLocaleString()} input of a ${report.budget.maxTokens.toLocaleString()} budget (repoWiki.lint.llm.maxTokens), ${report.usage.outputTokens.toLocaleString()} output`,
     `- Pages checked: ${report.pagesChecked.length} (cap ${report.budget.maxPages}, repoWiki.lint.llm.maxPages)${report.pagesSkipped.length ? `; not checked this run: ${report.pagesSkipped.map((s) => `\`${s}\``).join(', ')}` : ''}`,
+    ...(report.pagesTooNew.length ? [`- Updated too recently to check (repoWiki.lint.llm.minAgeDays): ${report.pagesTooNew.map((s) => `\`${s}\``).join(', ')}`] : []),
     '',
     `## Findings (${report.findings.length})`,
     '',

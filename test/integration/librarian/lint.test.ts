@@ -26,12 +26,14 @@ describe('Librarian lint through the real SDK and the mock Messages API', () => 
     mock = await startMockAnthropic({ validKey: API_KEY });
     await llm().update('baseUrl', mock.url, vscode.ConfigurationTarget.Global);
     process.env.ANTHROPIC_API_KEY = API_KEY;
+    // The demo's pages were updated days ago, within the default minAgeDays: these tests check them all.
+    await lint().update('minAgeDays', 0, vscode.ConfigurationTarget.Workspace);
   });
 
   after(async () => {
     (api.hooks.ingest as IngestHooks).setChangeChooser(undefined);
     delete process.env.ANTHROPIC_API_KEY;
-    for (const key of ['maxPages', 'maxTokens', 'enabled']) await lint().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    for (const key of ['maxPages', 'maxTokens', 'enabled', 'minAgeDays']) await lint().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     await llm().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await mock?.close();
   });
