@@ -57,6 +57,16 @@ export class SimpleGitWiki implements WikiGit {
     }
   }
 
+  /** The text of a blob by its id, when this clone has it (an earlier version of a file that was committed or staged). */
+  async blobText(blob: string): Promise<string | undefined> {
+    if (!/^[0-9a-f]{40}$/.test(blob)) return undefined;
+    try {
+      return await this.git.raw(['cat-file', 'blob', blob]);
+    } catch {
+      return undefined; // not in this clone's objects, or not a repository
+    }
+  }
+
   async commitWiki(message: string): Promise<{ commit: string; files: string[] }> {
     const files = await this.changedWikiPaths();
     if (!files.length) throw new WikiError('nothing-to-commit', 'The wiki has no changes to commit.');

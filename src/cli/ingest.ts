@@ -14,6 +14,8 @@ export interface IngestCliOptions {
   yes: boolean;
   dryRun: boolean;
   json: boolean;
+  /** Ingest sources again even when unchanged since their last ingest. */
+  force: boolean;
 }
 
 interface Io {
@@ -60,6 +62,8 @@ export async function ingestCommand(core: WorkspaceCore, paths: readonly string[
         settings: { model: options.model, maxTokens: INGEST_DEFAULTS.maxOutputTokens, chunkTokens: INGEST_DEFAULTS.chunkTokens },
         today: new Date().toISOString().slice(0, 10),
         ages: await pageAges(wiki, await wiki.loadPages()),
+        force: options.force,
+        previousText: async (hash) => new (await import('../adapters/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
       },
       sources,
       controller.signal,
@@ -82,7 +86,13 @@ export async function ingestCommand(core: WorkspaceCore, paths: readonly string[
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
-  const log = { op: 'ingest', sources: result.sources, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests };
+  for (const { path: skippedPath, since } of result.unchanged) io.err(`skipped ${skippedPath}: unchanged since its last ingest on ${since.slice(0, 10)} (--force ingests it again)`);
+  if (!result.sources.length) {
+    if (options.json) printPlan(result, true, io);
+    else io.out('Nothing to ingest: every source is unchanged since its last ingest. Pass --force to ingest it again.');
+    return 0;
+  }
+  const log = { op: 'ingest', sources: result.sources, hashes: result.hashes, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests };
   printPlan(result, options.json, io);
   if (options.dryRun) return 0;
   if (result.changes.length && !options.yes && !(await confirm(`Apply ${result.changes.length} change(s) to ${wiki.dir}? [y/N] `))) {
@@ -97,7 +107,7 @@ export async function ingestCommand(core: WorkspaceCore, paths: readonly string[
 function printPlan(result: IngestPlanResult, json: boolean, io: Io): void {
   if (json) {
     const changes = result.changes.map(({ slug, kind, title, detail, after }) => ({ slug, kind, title, detail, text: after }));
-    io.out(JSON.stringify({ sources: result.sources, changes, notes: result.notes, usage: result.usage, model: result.model }, null, 2));
+    io.out(JSON.stringify({ sources: result.sources, unchanged: result.unchanged, changes, notes: result.notes, usage: result.usage, model: result.model }, null, 2));
     return;
   }
   for (const change of result.changes) io.out(`${change.kind.padEnd(11)} .wiki/pages/${change.slug}.md  ${change.detail}`);

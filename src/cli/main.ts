@@ -68,6 +68,8 @@ Options:
   --llm            with lint: also run the librarian's pass (--max-pages N, --max-tokens N,
                    --min-age-days N: only pages not updated for N days, default ${LIBRARIAN_LINT_DEFAULTS.minAgeDays})
   --yes            with ingest: apply the plan without asking
+  --force          with ingest: ingest sources again even when unchanged since their last
+                   successful ingest (which are otherwise skipped before any model call)
   --dry-run        with ingest and upkeep: print the plan and write nothing
   --archive-after-days N
                    with upkeep: archive stale and superseded pages untouched this long
@@ -107,6 +109,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
         'max-tokens': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.maxTokens) },
         'min-age-days': { type: 'string', default: String(LIBRARIAN_LINT_DEFAULTS.minAgeDays) },
         'dry-run': { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
         'archive-after-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -159,7 +162,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     }
     if (command === 'ingest') {
       const { ingestCommand } = await import('./ingest');
-      const options = { model: String(values.model), yes: values.yes === true, dryRun: values['dry-run'] === true, json: format === 'json' };
+      const options = { model: String(values.model), yes: values.yes === true, dryRun: values['dry-run'] === true, json: format === 'json', force: values.force === true };
       return await ingestCommand(await core(), positionals.slice(1), options, io, cwd);
     }
     if (command === 'mcp') return await (await import('./mcp')).mcpCommand(await core(), io.err);

@@ -74,6 +74,41 @@ describe('repo-wiki ingest', function () {
     assert.ok(!fs.existsSync(path.join(ws, '.wiki', 'pages', 'todo-completion.md')));
   });
 
+  it('skips a source unchanged since its last ingest without asking the model; --force and a changed file ask again, with the diff', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    execFileSync('git', ['add', 'docs/todos.md'], { cwd: ws }); // git keeps the text this ingest sees
+    mock.script({ text: PLAN });
+    assert.equal((await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env())).code, 0);
+    assert.equal(mock.requests.length, 1);
+
+    const again = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env());
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(mock.requests.length, 1, 'no request for an unchanged source');
+    assert.match(again.stderr, /skipped docs\/todos\.md: unchanged since its last ingest on \d{4}-\d{2}-\d{2} \(--force ingests it again\)/);
+    assert.match(again.stdout, /Nothing to ingest: every source is unchanged since its last ingest/);
+
+    mock.script({ text: '{"pages": [], "corroborate": [], "links": []}' });
+    const forced = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes', '--force'], env());
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(mock.requests.length, 2);
+
+    fs.appendFileSync(path.join(ws, 'docs', 'todos.md'), 'Completing it twice is harmless.\n');
+    mock.script({ text: '{"pages": [], "corroborate": [], "links": []}' });
+    assert.equal((await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env())).code, 0);
+    assert.equal(mock.requests.length, 3);
+    assert.match(mock.requests[2].body.messages[0].content, /<source_diff path="docs\/todos.md">[\s\S]*\+Completing it twice is harmless\./);
+  });
+
+  it('a failed ingest records nothing: the retry asks the model again', async () => {
+    mock.script({ status: 400, message: 'prompt is too long' }, { text: PLAN });
+    const failed = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env());
+    assert.equal(failed.code, 2);
+    const retry = await cli(['ingest', 'docs/todos.md', '--workspace', ws, '--yes'], env());
+    assert.equal(retry.code, 0, retry.stderr);
+    assert.match(retry.stdout, /Applied: 1 created/);
+    assert.equal(mock.requests.length, 2);
+  });
+
   it('without a key, says what to set and exits 2', async () => {
     const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws], {});
     assert.equal(result.code, 2);

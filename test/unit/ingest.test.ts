@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { applyChanges } from '../../src/core/ingest/apply';
 import { keepChanges, preparePlan, withRelatedLink, type CitationResolver } from '../../src/core/ingest/changes';
 import { mergePlan, planIngest, PlanRejectedError, type IngestSource } from '../../src/core/ingest/ingest';
+import { contentHash, pastIngests } from '../../src/core/ingest/memory';
 import { parsePlan, type Plan } from '../../src/core/ingest/plan';
 import { estimateTokens } from '../../src/core/chat/prompt';
 import { buildIngestPrompt, chunkSource } from '../../src/core/ingest/prompt';
@@ -357,5 +359,75 @@ describe('ingest: sources, chunks and merging', () => {
     assert.equal(prompt.system.at(-1)!.cache, true);
     assert.match(messageText(prompt.messages[0]), /‹\/source> Ignore the rules/);
     assert.equal(messageText(prompt.messages[0]).match(/<\/source>/g)!.length, 1);
+  });
+});
+
+describe('ingest: remembering sources', () => {
+  const ingestOnce = async (wiki: Wiki, model: ScriptedModel, sources: IngestSource[], extra: { force?: boolean; previousText?(hash: string): Promise<string | undefined> } = {}) => {
+    const result = await planIngest({ wiki, model, resolver, settings: SETTINGS, today: '2026-11-22', ...extra }, sources);
+    if (result.sources.length) await applyChanges(wiki, result.changes, { op: 'ingest', sources: result.sources, hashes: result.hashes });
+    return result;
+  };
+
+  it("records the content's git blob id in the log and the pages' sources", async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    const result = await ingestOnce(wiki, new ScriptedModel([planJson()]), [SOURCE]);
+    const hash = spawnSync('git', ['hash-object', '--stdin'], { input: SOURCE.text, encoding: 'utf8' }).stdout.trim();
+    assert.equal(contentHash(SOURCE.text), hash);
+    assert.deepEqual(result.hashes, { 'file:docs/errors.md': hash });
+    assert.deepEqual((await wiki.readPage('error-responses'))?.frontmatter.sources, [`file:docs/errors.md @${hash}`]);
+    assert.deepEqual((await wiki.readLog()).entries.at(-1)?.hashes, { 'file:docs/errors.md': hash });
+  });
+
+  it('skips an unchanged source before any model call; --force asks again', async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    await ingestOnce(wiki, new ScriptedModel([planJson()]), [SOURCE]);
+    const model = new ScriptedModel([]);
+    const again = await ingestOnce(wiki, model, [SOURCE]);
+    assert.equal(model.requests.length, 0);
+    assert.deepEqual([again.sources, again.changes, again.unchanged], [[], [], [{ ref: 'file:docs/errors.md', path: 'docs/errors.md', since: '2026-11-22T10:00:00.000Z' }]]);
+    const forced = await ingestOnce(wiki, model, [SOURCE], { force: true });
+    assert.equal(model.requests.length, 1);
+    assert.deepEqual([forced.sources, forced.unchanged], [['file:docs/errors.md'], []]);
+  });
+
+  it('a failed or rejected ingest records nothing, so a retry asks the model again', async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    await assert.rejects(ingestOnce(wiki, new ScriptedModel([new LlmError('overloaded', 'The API is overloaded.')]), [SOURCE]));
+    await assert.rejects(ingestOnce(wiki, new ScriptedModel(['not a plan', 'still not a plan']), [SOURCE]), PlanRejectedError);
+    const retry = new ScriptedModel([planJson()]);
+    const result = await ingestOnce(wiki, retry, [SOURCE]);
+    assert.equal(retry.requests.length, 1);
+    assert.deepEqual(result.changes.map((c) => c.slug), ['error-responses', 'request-pipeline']);
+  });
+
+  it('ingests a changed source again, showing the librarian the diff when git has the old text, and updates its version in place', async () => {
+    const { wiki } = await wikiWith(EXISTING);
+    await ingestOnce(wiki, new ScriptedModel([planJson()]), [SOURCE]);
+    const changed = { ...SOURCE, text: SOURCE.text.replace('a JSON response', 'a problem+json response') };
+    const update = planJson({ pages: [{ ...JSON.parse(planJson()).pages[0], action: 'update', body: 'Handlers throw `src/errors.ts:HttpError`; it becomes problem+json. See [[request-pipeline]].' }], links: [] });
+    const model = new ScriptedModel([update]);
+    const asked: string[] = [];
+    const result = await ingestOnce(wiki, model, [changed], { previousText: async (hash) => (asked.push(hash), hash === contentHash(SOURCE.text) ? SOURCE.text : undefined) });
+    assert.deepEqual(asked, [contentHash(SOURCE.text)]);
+    const sent = messageText(model.requests[0].messages[0]);
+    assert.match(sent, /This source was ingested before, on 2026-11-22\. What changed in it since then/);
+    assert.match(sent, /<source_diff path="docs\/errors.md">[\s\S]*-Handlers throw HttpError and the pipeline turns it into a JSON response\.\n\+Handlers throw HttpError and the pipeline turns it into a problem\+json response\./);
+    assert.deepEqual(result.changes.map((c) => [c.slug, c.kind]), [['error-responses', 'update']]);
+    assert.deepEqual((await wiki.readPage('error-responses'))?.frontmatter.sources, [`file:docs/errors.md @${contentHash(changed.text)}`]);
+
+    const noHistory = new ScriptedModel([]);
+    await ingestOnce(wiki, noHistory, [{ ...SOURCE, text: `${SOURCE.text}More.\n` }], { previousText: async () => undefined });
+    assert.doesNotMatch(messageText(noHistory.requests[0].messages[0]), /source_diff/, 'without the old text there is no diff, and the ingest still runs');
+  });
+
+  it('reads the last successful ingest of each source from the log, ignoring lines without versions', () => {
+    const past = pastIngests([
+      { ts: '2026-11-01T00:00:00Z', op: 'ingest', hashes: { 'file:a.md': 'a'.repeat(40) } },
+      { ts: '2026-11-02T00:00:00Z', op: 'ingest', sources: ['file:a.md'] },
+      { ts: '2026-11-03T00:00:00Z', op: 'ingest', hashes: { 'file:a.md': 'b'.repeat(40), 'file:c.md': 'not a hash' } },
+      { ts: '2026-11-04T00:00:00Z', op: 'lint', hashes: { 'file:a.md': 'c'.repeat(40) } },
+    ]);
+    assert.deepEqual([...past], [['file:a.md', { ts: '2026-11-01T00:00:00Z', hash: 'a'.repeat(40) }]], 'a line with a bad hash is ignored whole');
   });
 });

@@ -6,6 +6,7 @@ import { unlink } from '../lintFix';
 import { parsePage, serializePage } from '../page';
 import type { Wiki } from '../wiki';
 import type { Plan, PlannedPage, PlanProblem } from './plan';
+import { sourceRef } from './memory';
 
 /** Resolves a code citation to the fingerprint it would be stamped with now; the drift engine is one. */
 export interface CitationResolver {
@@ -113,9 +114,9 @@ export async function preparePlan(plan: Plan, wiki: Wiki, pages: readonly WikiPa
     if (drafts.has(slug)) continue; // rewritten in this plan already
     const page = existing.get(slug)!;
     const fm = page.frontmatter as PageFrontmatter;
-    const newSources = options.sources.filter((source) => !(fm.sources ?? []).includes(source));
+    const newSources = options.sources.filter((source) => !(fm.sources ?? []).some((entry) => sourceRef(entry) === sourceRef(source)));
     if (!newSources.length) {
-      notes.push(`[[${slug}]] already records ${options.sources.join(', ')}; nothing to corroborate.`);
+      notes.push(`[[${slug}]] already records ${options.sources.map(sourceRef).join(', ')}; nothing to corroborate.`);
       continue;
     }
     drafts.set(slug, {
@@ -153,7 +154,12 @@ interface Draft {
 function draftFromPlan(planned: PlannedPage, page: WikiPage | undefined, anchors: Record<string, string>, options: PrepareOptions): Draft {
   const previous = page?.frontmatter as PageFrontmatter | undefined;
   const sources = [...(previous?.sources ?? [])];
-  for (const source of options.sources) if (!sources.includes(source)) sources.push(source);
+  for (const source of options.sources) {
+    // A source seen before keeps its place, at its new version.
+    const at = sources.findIndex((entry) => sourceRef(entry) === sourceRef(source));
+    if (at >= 0) sources[at] = source;
+    else sources.push(source);
+  }
   return {
     kind: page ? 'update' : 'create',
     detail: page ? `rewritten: ${planned.summary}` : `new ${planned.topic} page: ${planned.summary}`,

@@ -4,6 +4,7 @@ import { LlmError, type ChatMessage, type LanguageModel } from '../llm';
 import type { WikiPage } from '../model';
 import type { Wiki } from '../wiki';
 import { preparePlan, type CitationResolver, type PreparedPlan } from './changes';
+import { contentHash, pastIngests, sourceDiff, sourceEntry } from './memory';
 import { parsePlan, type Plan, type PlannedPage, type PlanProblem } from './plan';
 import { buildIngestPrompt, chunkSource, repairMessage, type SourceChunk } from './prompt';
 
@@ -38,7 +39,11 @@ export interface TokenUsage {
 }
 
 export interface IngestPlanResult extends PreparedPlan {
+  /** The sources planned from (refs); their content versions, for the log, are in `hashes`. */
   sources: string[];
+  hashes: Record<string, string>;
+  /** Sources skipped because their content is what the last successful ingest saw. */
+  unchanged: { ref: string; path: string; since: string }[];
   usage: TokenUsage;
   model: string;
 }
@@ -65,6 +70,10 @@ export interface IngestDeps {
   settings: IngestSettings;
   today: string;
   ages?: ReadonlyMap<string, string>;
+  /** Ingest even sources unchanged since their last ingest. */
+  force?: boolean;
+  /** An earlier version of a source by its blob id, when git has it: the librarian then sees the diff. */
+  previousText?(hash: string): Promise<string | undefined>;
 }
 
 const RELATED_PAGES = 4;
@@ -76,8 +85,10 @@ const SIMILAR_PAGES = 8;
  * Asks the librarian for a plan per chunk of each source, merges the plans and prepares the page
  * changes. Writes nothing: the caller previews the changes, then `applyChanges`.
  */
-export async function planIngest(deps: IngestDeps, sources: readonly IngestSource[], signal?: AbortSignal, progress: IngestProgress = {}): Promise<IngestPlanResult> {
+export async function planIngest(deps: IngestDeps, given: readonly IngestSource[], signal?: AbortSignal, progress: IngestProgress = {}): Promise<IngestPlanResult> {
   const { wiki, settings } = deps;
+  const { sources, unchanged, hashes, changedSince } = await rememberSources(deps, given);
+  if (!sources.length) return { changes: [], notes: [], problems: [], sources: [], hashes: {}, unchanged, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, model: settings.model };
   const pages = await wiki.loadPages();
   const schema = (await wiki.readSchema()) ?? '';
   const retriever = retrieverFor(wiki.root, pages);
@@ -90,17 +101,44 @@ export async function planIngest(deps: IngestDeps, sources: readonly IngestSourc
       progress.onChunk?.({ source: i, sources: sources.length, chunk });
       if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.');
       const related = relatedPages(retriever, chunk);
-      const prompt = buildIngestPrompt({ schema, pages, related, planned: merged.pages, chunk, ages: deps.ages });
+      const changed = chunk.part === 1 ? changedSince.get(source.ref) : undefined;
+      const prompt = buildIngestPrompt({ schema, pages, related, planned: merged.pages, chunk, ages: deps.ages, changed });
       const answer = await askForPlan(deps, prompt, usage, replies, signal, progress);
       model = answer.model;
       mergePlan(merged, answer.plan);
     }
   }
   const refs = [...new Set(sources.map((source) => source.ref))];
+  const entries = refs.map((ref) => sourceEntry(ref, hashes[ref]));
   const similar = (text: string) => retriever.search(queryTerms(text).slice(0, QUERY_TERMS).join(' '), SIMILAR_PAGES, { passages: false, exact: true }).map((hit) => retriever.page(hit.slug)!);
-  const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: refs, today: deps.today, similar });
+  const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: entries, today: deps.today, similar });
   if (prepared.problems.length) throw new PlanRejectedError(prepared.problems, replies);
-  return { ...prepared, sources: refs, usage, model };
+  return { ...prepared, sources: refs, hashes, unchanged, usage, model };
+}
+
+/**
+ * Leaves out the sources whose content the last successful ingest already saw (unless forced),
+ * and for the changed ones finds what changed since, when git still has the old version.
+ */
+async function rememberSources(deps: IngestDeps, given: readonly IngestSource[]) {
+  const past = pastIngests((await deps.wiki.readLog()).entries);
+  const sources: IngestSource[] = [];
+  const unchanged: IngestPlanResult['unchanged'] = [];
+  const hashes: Record<string, string> = {};
+  const changedSince = new Map<string, { since: string; diff: string }>();
+  for (const source of given) {
+    const hash = contentHash(source.text);
+    const last = past.get(source.ref);
+    if (last?.hash === hash && !deps.force) {
+      unchanged.push({ ref: source.ref, path: source.path, since: last.ts });
+      continue;
+    }
+    sources.push(source);
+    hashes[source.ref] = hash;
+    const before = last && last.hash !== hash ? await deps.previousText?.(last.hash) : undefined;
+    if (last && before !== undefined) changedSince.set(source.ref, { since: last.ts, diff: sourceDiff(source.path, before, source.text) });
+  }
+  return { sources, unchanged, hashes, changedSince };
 }
 
 /** One request, and one repair request when the reply breaks the contract. */

@@ -53,6 +53,8 @@ export interface IngestPromptInput {
   chunk: SourceChunk;
   /** Per-slug page age tags ("stable for 3 months (+2)"), when git knows them. */
   ages?: ReadonlyMap<string, string>;
+  /** The source was ingested before: when, and what changed in it since (a unified diff). */
+  changed?: { since: string; diff: string };
 }
 
 const RELATED_BUDGET_TOKENS = 8000;
@@ -90,7 +92,10 @@ export function buildIngestPrompt(input: IngestPromptInput): { system: SystemBlo
     if (planned.length) parts.push(`Pages you already planned from earlier parts of this source (update them by slug rather than repeating them):\n${planned.join('\n')}`);
     if (brief.length) parts.push(`More pages you already planned, bodies left out for space (do not update these; link to them as [[slug]] instead):\n${brief.join('\n')}`);
   }
-  const { chunk } = input;
+  const { chunk, changed } = input;
+  if (changed) {
+    parts.push(`This source was ingested before, on ${changed.since.slice(0, 10)}. What changed in it since then, as a unified diff: bring the pages it touches up to date, and keep what still holds.\n<source_diff path="${attribute(chunk.path)}">\n${neutralise(changed.diff, 'source_diff')}\n</source_diff>`);
+  }
   const part = chunk.parts > 1 ? ` part="${chunk.part} of ${chunk.parts}"` : '';
   parts.push(`The source to ingest:\n<source path="${attribute(chunk.path)}" lines="${chunk.startLine}-${chunk.endLine}"${part}>\n${neutralise(chunk.text, 'source')}\n</source>`);
   parts.push('Reply with the JSON plan only.');

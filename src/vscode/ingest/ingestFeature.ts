@@ -5,6 +5,7 @@ import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm';
 import type { FileSystem } from '../../core/ports';
 import type { Wiki } from '../../core/wiki';
+import { loadGitModule } from '../heavyModules';
 import { modelName } from '../models/anthropic';
 import type { Services } from '../services';
 import { ensureTrusted, showError } from '../userErrors';
@@ -43,7 +44,7 @@ interface Gathered {
   skipped: string[];
 }
 
-async function ingest(services: Services, gather: () => Promise<Gathered | undefined>): Promise<{ pages: string[] } | undefined> {
+async function ingest(services: Services, gather: () => Promise<Gathered | undefined>, force = false): Promise<{ pages: string[]; unchanged?: string[] } | undefined> {
   if (!ensureTrusted(ACTION)) return undefined;
   let gathered: Gathered | undefined;
   try {
@@ -87,6 +88,8 @@ async function ingest(services: Services, gather: () => Promise<Gathered | undef
             },
             today: new Date().toISOString().slice(0, 10),
             ages: await services.ages.tags(wiki, (await services.snapshots.get(wiki)).pages).catch(() => undefined),
+            force,
+            previousText: (hash) => new (loadGitModule().SimpleGitWiki)(wiki.root).blobText(hash),
           },
           sources,
           controller.signal,
@@ -101,10 +104,15 @@ async function ingest(services: Services, gather: () => Promise<Gathered | undef
         );
       },
     );
+    for (const { path, since } of result.unchanged) services.output.info(`Ingest: skipped ${path}, unchanged since its last ingest on ${since.slice(0, 10)}.`);
+    if (!result.sources.length) {
+      offerReingest(result.unchanged, () => ingest(services, () => Promise.resolve(gathered), true));
+      return { pages: [], unchanged: result.unchanged.map((source) => source.path) };
+    }
     services.output.info(`Ingest of ${result.sources.join(', ')}: ${result.usage.requests} request(s), ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens (${result.model}).`);
     const applied = await reviewAndApply(services, wiki, result, {
       title: `Ingest ${label}`,
-      log: { op: 'ingest', sources: result.sources, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests },
+      log: { op: 'ingest', sources: result.sources, hashes: result.hashes, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests },
     });
     return applied && { pages: [...applied.created, ...applied.updated, ...applied.corroborated, ...applied.linked] };
   } catch (error) {
@@ -113,6 +121,14 @@ async function ingest(services: Services, gather: () => Promise<Gathered | undef
   } finally {
     running.delete(controller);
   }
+}
+
+/** Every source was skipped as unchanged: say so, and offer to ingest it anyway. */
+function offerReingest(unchanged: readonly { path: string; since: string }[], reingest: () => Promise<unknown>): void {
+  const what = unchanged.length === 1 ? `${unchanged[0].path} is unchanged since its last ingest on ${unchanged[0].since.slice(0, 10)}` : `All ${unchanged.length} files are unchanged since their last ingest`;
+  void vscode.window.showInformationMessage(`Repo Wiki: ${what}, so nothing was sent to the model.`, 'Re-ingest anyway').then((choice) => {
+    if (choice) void reingest();
+  });
 }
 
 function reportFailure(services: Services, error: unknown): void {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -86,13 +87,15 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     const worker = await api.services.driftWorker();
     const anchor = await worker.request({ kind: 'anchor', root, path: 'src/pipeline.ts', symbol: 'Pipeline.run', outside: false });
     assert.ok(anchor && page.includes(`"src/pipeline.ts:Pipeline.run": "${anchor}"`), page);
-    assert.match(page, /sources: \["file:docs\/caching.md"\]/);
+    const hash = execFileSync('git', ['hash-object', 'docs/caching.md'], { cwd: root, encoding: 'utf8' }).trim();
+    assert.match(page, new RegExp(`sources: \\["file:docs/caching.md @${hash}"\\]`), 'the source and the version of its content');
     assert.match(fs.readFileSync(path.join(root, '.wiki', 'pages', 'request-pipeline.md'), 'utf8'), /## Related\n\n- \[\[response-caching\]\]/);
     assert.match(fs.readFileSync(path.join(root, '.wiki', 'index.json'), 'utf8'), /"slug": "response-caching"/);
     const log = fs.readFileSync(path.join(root, '.wiki', 'log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     const entry = log.at(-1);
     assert.equal(entry.op, 'ingest');
     assert.deepEqual(entry.sources, ['file:docs/caching.md']);
+    assert.deepEqual(entry.hashes, { 'file:docs/caching.md': hash });
     assert.deepEqual(entry.tokens, { input: 2100, output: 350 });
     assert.deepEqual(entry.created, ['response-caching']);
     await waitFor('the new page in the Pages snapshot', async () => (await api.services.snapshots.get(api.services.wikis.all()[0])).pages.some((p) => p.slug === 'response-caching'));
@@ -112,12 +115,16 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     assert.equal(turn.answer, 'See [[response-caching]].');
   });
 
-  it('running the same ingest again creates no duplicate', async () => {
-    const before = fs.readdirSync(path.join(root, '.wiki', 'pages')).sort();
-    mock.script({ text: plan([CACHING_PAGE]) });
-    hooks.setChangeChooser(async (changes) => changes.map((c) => c.slug));
-    await vscode.commands.executeCommand('repoWiki.ingestFiles', vscode.Uri.file(path.join(root, 'docs', 'caching.md')));
-    assert.deepEqual(fs.readdirSync(path.join(root, '.wiki', 'pages')).sort(), before);
+  it('running the same ingest again skips the unchanged source before any request, and creates no duplicate', async () => {
+    const before = wikiFiles(root);
+    const requests = mock.requests.length;
+    let asked = false;
+    hooks.setChangeChooser(async () => ((asked = true), []));
+    const result = await vscode.commands.executeCommand<{ pages: string[]; unchanged?: string[] }>('repoWiki.ingestFiles', vscode.Uri.file(path.join(root, 'docs', 'caching.md')));
+    assert.deepEqual(result, { pages: [], unchanged: ['docs/caching.md'] });
+    assert.equal(mock.requests.length, requests, 'no request to the Messages API');
+    assert.equal(asked, false);
+    assert.deepEqual(wikiFiles(root), before);
     assert.match(fs.readFileSync(path.join(root, '.wiki', 'pages', 'response-caching.md'), 'utf8'), /^corroborations: 0$/m, 'the same source does not corroborate itself');
   });
 
@@ -154,7 +161,7 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     assert.deepEqual(reviewed, ['corroborate:errors-become-responses-at-the-edge']);
     const page = fs.readFileSync(file, 'utf8');
     assert.match(page, new RegExp(`^corroborations: ${count + 1}$`, 'm'));
-    assert.match(page, /"file:docs\/adr-errors.md"/);
+    assert.match(page, /"file:docs\/adr-errors.md @[0-9a-f]{40}"/);
     assert.ok(!fs.existsSync(path.join(root, '.wiki', 'pages', 'errors-at-the-edge.md')));
   });
 
