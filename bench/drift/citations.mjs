@@ -59,7 +59,7 @@ const yamlString = (s) => JSON.stringify(s);
  * Writes `citations` into pages of ten under `wikiDir/pages/` and stamps every anchor with the
  * real engine's `currentAnchor`. Returns the page count.
  */
-export async function writePages(root, wikiDir, citations) {
+export async function writePages(root, wikiDir, citations, perPage = PER_PAGE) {
   const { DriftEngine } = out('core/drift/driftEngine');
   const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
   const { CachingSymbolParser, TsSymbolParser } = out('adapters/typescript/tsSymbolParser');
@@ -67,8 +67,8 @@ export async function writePages(root, wikiDir, citations) {
   const engine = new DriftEngine(root, new WorkspaceFiles(root), new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root, new WorkspaceFiles(root)));
   mkdirSync(join(wikiDir, 'pages'), { recursive: true });
   let pages = 0;
-  for (let start = 0; start < citations.length; start += PER_PAGE, pages++) {
-    const group = citations.slice(start, start + PER_PAGE);
+  for (let start = 0; start < citations.length; start += perPage, pages++) {
+    const group = citations.slice(start, start + perPage);
     const anchors = [];
     for (const c of group) {
       const anchor = await engine.currentAnchor({ path: c.path, symbol: c.symbol, outside: false });
