@@ -238,7 +238,8 @@ describe('repo-wiki CLI', function () {
       assert.match(unstamped.diff, /stamped without a commit/);
     });
 
-    it('--semantic reports a type changed through a callee, which the text alone cannot see', () => {
+    it('--semantic reports a type changed through a callee, which the text alone cannot see', function () {
+      this.timeout(90000); // three CLI runs that each build a type checker: slow on a loaded machine
       const ws = tempDir();
       run(['init', '--workspace', ws]);
       fs.mkdirSync(path.join(ws, 'src'));

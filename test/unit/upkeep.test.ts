@@ -9,6 +9,7 @@ import type { DriftIssue, DriftReport } from '../../src/core/drift/driftEngine';
 import { mergeIndexFile } from '../../src/core/indexMerge';
 import { lintPages } from '../../src/core/lint';
 import { parsePage } from '../../src/core/page';
+import { upkeepDue } from '../../src/core/upkeep/schedule';
 import { planUpkeep, staleReason } from '../../src/core/upkeep/upkeep';
 import { buildIndex, renderIndexJson, renderIndexMarkdown } from '../../src/core/wikiIndex';
 import { CLI } from './cliProcess';
@@ -177,5 +178,19 @@ describe('repo-wiki upkeep (a real git repository)', function () {
     const bad = upkeep(ws, '--archive-after-days', 'soon');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--archive-after-days must be a whole number of days/);
+  });
+});
+
+describe('upkeep schedule', () => {
+  const HOUR = 60 * 60 * 1000;
+  it('is due at once when it never ran, then once per interval, never when off', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    assert.equal(upkeepDue('daily', undefined, now), true);
+    assert.equal(upkeepDue('daily', now - 23 * HOUR, now), false);
+    assert.equal(upkeepDue('daily', now - 24 * HOUR, now), true);
+    assert.equal(upkeepDue('weekly', now - 6 * 24 * HOUR, now), false);
+    assert.equal(upkeepDue('weekly', now - 7 * 24 * HOUR, now), true);
+    assert.equal(upkeepDue('off', undefined, now), false);
+    assert.equal(upkeepDue('daily', now + HOUR, now), true, 'a clock set back does not stop upkeep for good');
   });
 });

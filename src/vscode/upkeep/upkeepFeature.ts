@@ -52,11 +52,11 @@ export const upkeepFeature = {
     };
 
     const scheduled = async () => {
-      const interval = vscode.workspace.getConfiguration('repoWiki.upkeep').get<string>('interval');
-      const every: UpkeepInterval = isUpkeepInterval(interval) ? interval : 'daily';
-      if (!vscode.workspace.isTrusted || every === 'off') return;
+      const setting = vscode.workspace.getConfiguration('repoWiki.upkeep').get<string>('interval');
+      const interval: UpkeepInterval = isUpkeepInterval(setting) ? setting : 'daily';
+      if (!vscode.workspace.isTrusted || interval === 'off') return;
       for (const wiki of await services.wikis.existing()) {
-        if (!upkeepDue(every, context.workspaceState.get<number>(lastRunKey(wiki.root)), Date.now())) continue;
+        if (!upkeepDue(interval, context.workspaceState.get<number>(lastRunKey(wiki.root)), Date.now())) continue;
         const status = vscode.window.setStatusBarMessage('$(sync~spin) Repo Wiki: upkeep…');
         try {
           const run = await upkeep(wiki);
@@ -71,10 +71,10 @@ export const upkeepFeature = {
       }
     };
     const tick = () => void scheduled().catch((error: unknown) => services.output.error('Scheduled upkeep:', error));
-    const first = setTimeout(tick, FIRST_CHECK_MS);
-    const every = setInterval(tick, CHECK_EVERY_MS);
+    const firstCheck = setTimeout(tick, FIRST_CHECK_MS);
+    const hourlyCheck = setInterval(tick, CHECK_EVERY_MS);
     context.subscriptions.push(
-      { dispose: () => (clearTimeout(first), clearInterval(every)) },
+      { dispose: () => (clearTimeout(firstCheck), clearInterval(hourlyCheck)) },
       vscode.commands.registerCommand('repoWiki.upkeep', async () => {
         if (!ensureTrusted('Wiki upkeep')) return undefined;
         const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Run wiki upkeep' });
