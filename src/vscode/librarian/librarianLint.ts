@@ -41,17 +41,20 @@ export const librarianLintFeature = {
         onDidChange: changed.event,
         provideTextDocumentContent: (uri) => reportTexts.get(uri.query) ?? 'No librarian lint has run in this window yet.',
       }),
-      vscode.commands.registerCommand('repoWiki.lintWithLibrarian', async () => {
-        if (!ensureTrusted('Linting with the librarian')) return undefined;
-        const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Lint wiki with the librarian' });
+      // `background`: scheduled upkeep runs the pass for one wiki, with no prompts and progress in the status bar.
+      vscode.commands.registerCommand('repoWiki.lintWithLibrarian', async (options?: { root?: string; background?: boolean }) => {
+        const background = options?.background === true;
+        if (background ? !vscode.workspace.isTrusted : !ensureTrusted('Linting with the librarian')) return undefined;
+        const wiki = typeof options?.root === 'string' ? services.wikis.all().find((w) => w.root === options.root) : await services.wikis.pick({ mustExist: true, purpose: 'Lint wiki with the librarian' });
         if (!wiki) return undefined;
         const offer = await services.models.choose();
         if ('missing' in offer) {
-          await services.models.explainMissing(offer.missing, 'The librarian lint');
+          if (background) services.output.info('Upkeep: the librarian lint is on, but no model is set up; it did not run.');
+          else await services.models.explainMissing(offer.missing, 'The librarian lint');
           return undefined;
         }
         try {
-          const report = await run(services, wiki, offer.model);
+          const report = await run(services, wiki, offer.model, background);
           if (!report) return undefined;
           reports.set(wiki.root, report);
           diagnostics.publish(wiki.root, report.findings);
@@ -59,6 +62,11 @@ export const librarianLintFeature = {
           changed.fire(reportUri(wiki));
           await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
           const summary = `Librarian lint: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${report.pagesChecked.length} pages (${report.usage.inputTokens.toLocaleString()} of ${report.budget.maxTokens.toLocaleString()} tokens${report.pagesSkipped.length ? `; ${report.pagesSkipped.length} pages left for the next run` : ''}${report.pagesTooNew.length ? `; ${report.pagesTooNew.length} pages newer than repoWiki.lint.llm.minAgeDays not checked` : ''}).`;
+          if (background) {
+            services.output.info(summary);
+            vscode.window.setStatusBarMessage(`$(book) ${summary}`, 15_000);
+            return { findings: report.findings.length, pages: report.pagesChecked.length };
+          }
           void vscode.window.showInformationMessage(summary, 'Show Problems', 'Open Report').then((choice) => {
             if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.panel.markers.view.focus');
             if (choice === 'Open Report') void vscode.window.showTextDocument(reportUri(wiki), { preview: true });
@@ -96,7 +104,7 @@ export const librarianLintFeature = {
   },
 };
 
-async function run(services: Services, wiki: Wiki, model: LanguageModel): Promise<LintPassReport | undefined> {
+async function run(services: Services, wiki: Wiki, model: LanguageModel, background: boolean): Promise<LintPassReport | undefined> {
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
   const config = vscode.workspace.getConfiguration('repoWiki.lint.llm');
   const settings = {
@@ -110,7 +118,7 @@ async function run(services: Services, wiki: Wiki, model: LanguageModel): Promis
   const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
   const { pages } = await services.snapshots.get(wiki);
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Librarian lint', cancellable: true },
+    { location: background ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: 'Librarian lint', cancellable: !background },
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());

@@ -61,6 +61,10 @@ export const upkeepFeature = {
         try {
           const run = await upkeep(wiki);
           if (run) vscode.window.setStatusBarMessage(`$(check) Repo Wiki upkeep: ${isEmptyPlan(run.plan) ? 'nothing to change' : upkeepSummary(run.plan)}`, 15_000);
+          // The librarian's check is advice, never a status change; it runs only when enabled, within its caps and minAgeDays.
+          if (run && vscode.workspace.getConfiguration('repoWiki.lint.llm', vscode.Uri.file(wiki.root)).get<boolean>('enabled')) {
+            await vscode.commands.executeCommand('repoWiki.lintWithLibrarian', { root: wiki.root, background: true });
+          }
         } catch (error) {
           // In the background: log it and say so in the status bar, never a modal.
           services.output.error(`Scheduled upkeep of ${wiki.root}:`, error instanceof Error ? (error.stack ?? error.message) : String(error));

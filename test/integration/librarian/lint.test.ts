@@ -89,6 +89,17 @@ describe('Librarian lint through the real SDK and the mock Messages API', () => 
     assert.match(fs.readFileSync(pageUri(PAGE).fsPath, 'utf8'), /## Related\n\n- \[\[router-trailing-slashes\]\]/);
   });
 
+  it('for upkeep, runs for the named wiki in the background, leaving out pages newer than minAgeDays', async () => {
+    await lint().update('minAgeDays', 3650, vscode.ConfigurationTarget.Workspace);
+    const before = mock.requests.length;
+    const result = await vscode.commands.executeCommand<{ findings: number; pages: number }>('repoWiki.lintWithLibrarian', { root, background: true });
+    assert.deepEqual(result, { findings: 0, pages: 0 });
+    assert.equal(mock.requests.length, before, 'every demo page is newer than ten years: nothing is sent');
+    const report = (api.hooks.librarianLint as LibrarianLintHooks).lastReport(root)!;
+    assert.ok(report.pagesTooNew.includes(PAGE));
+    await lint().update('minAgeDays', 0, vscode.ConfigurationTarget.Workspace);
+  });
+
   it('spends nothing past the token budget', async () => {
     await lint().update('maxTokens', 2000, vscode.ConfigurationTarget.Workspace);
     const before = mock.requests.length;
