@@ -16,23 +16,43 @@ const api = acquireVsCodeApi();
 type Node = GraphNode & { id: string; vx?: number; vy?: number };
 type Link = { source: string | Node; target: string | Node };
 
-/** Theme colours for the topics, in the schema's order (read from the `--vscode-charts-*` variables). */
-const TOPIC_COLOURS: Record<string, string> = {
-  architecture: '--vscode-charts-blue',
-  patterns: '--vscode-charts-green',
-  gotchas: '--vscode-charts-orange',
-  testing: '--vscode-charts-purple',
-  dependencies: '--vscode-charts-yellow',
-  decisions: '--vscode-charts-red',
-  conversations: '--vscode-charts-foreground',
-  other: '--vscode-charts-lines',
+/** Topic colours from the theme's `--vscode-charts-*` variables, with a fallback outside VS Code. */
+const TOPIC_COLOURS: Record<string, [variable: string, fallback: string]> = {
+  architecture: ['--vscode-charts-blue', '#3794ff'],
+  patterns: ['--vscode-charts-green', '#89d185'],
+  gotchas: ['--vscode-charts-orange', '#d18616'],
+  testing: ['--vscode-charts-purple', '#b180d7'],
+  dependencies: ['--vscode-charts-yellow', '#cca700'],
+  decisions: ['--vscode-charts-red', '#f14c4c'],
+  conversations: ['--vscode-charts-foreground', '#cccccc'],
+  other: ['--vscode-charts-lines', '#808080'],
 };
 const STATUS_TEXT: Record<GraphNode['status'], string> = { active: '', stale: 'stale', superseded: 'superseded' };
 /** Past this many pages the graph skips arrows and settles in fewer ticks, so large wikis stay responsive. */
 const LARGE = 500;
 
-const css = (name: string, fallback: string) => getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
-const colourOf = (topic: string) => css(TOPIC_COLOURS[topic] ?? TOPIC_COLOURS.other, '#888');
+/** The theme's colours, read once per theme: the canvas draws thousands of nodes a frame and must not ask the style engine each time. */
+interface Palette {
+  topics: Map<string, string>;
+  foreground: string;
+  link: string;
+  focus: string;
+  font: string;
+}
+let palette: Palette = readPalette();
+
+function readPalette(): Palette {
+  const style = getComputedStyle(document.body);
+  const css = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    topics: new Map(Object.entries(TOPIC_COLOURS).map(([topic, [variable, fallback]]) => [topic, css(variable, fallback)])),
+    foreground: css('--vscode-foreground', '#888'),
+    link: css('--vscode-editorWidget-border', '#8886'),
+    focus: css('--vscode-focusBorder', '#0090f1'),
+    font: css('--vscode-font-family', 'sans-serif'),
+  };
+}
+const colourOf = (topic: string) => palette.topics.get(topic) ?? palette.topics.get('other')!;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
@@ -75,7 +95,7 @@ const graph = new ForceGraph<Node, Link>(canvasHost)
     ctx.arc(node.x ?? 0, node.y ?? 0, radiusOf(node) + 2, 0, 2 * Math.PI);
     ctx.fill();
   })
-  .linkColor(() => css('--vscode-editorWidget-border', '#8884'))
+  .linkColor(() => palette.link)
   .linkWidth(0.6)
   .warmupTicks(0)
   .onNodeClick((node) => api.postMessage({ type: 'openPage', slug: node.slug }))
@@ -108,17 +128,17 @@ function drawNode(node: Node, ctx: CanvasRenderingContext2D, scale: number): voi
     // Stale pages get a dashed ring, superseded ones a dotted ring; the found page a solid one.
     ctx.setLineDash(node.slug === highlighted ? [] : node.status === 'stale' ? [3, 2] : [1, 2]);
     ctx.lineWidth = node.slug === highlighted ? 2.5 : 1.2;
-    ctx.strokeStyle = node.slug === highlighted ? css('--vscode-focusBorder', '#08f') : css('--vscode-foreground', '#ccc');
+    ctx.strokeStyle = node.slug === highlighted ? palette.focus : palette.foreground;
     ctx.stroke();
     ctx.setLineDash([]);
   }
   // Labels once zoomed in enough to read them (or always in a small wiki), and for the found page.
   if (scale > 2.2 || current.nodes.length <= 40 || node.slug === highlighted) {
     const size = Math.max(10 / scale, 2);
-    ctx.font = `${size}px ${css('--vscode-font-family', 'sans-serif')}`;
+    ctx.font = `${size}px ${palette.font}`;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillStyle = css('--vscode-foreground', '#ccc');
+    ctx.fillStyle = palette.foreground;
     ctx.globalAlpha = faded ? 0.6 : 1;
     ctx.fillText(node.title.length > 40 ? `${node.title.slice(0, 39)}…` : node.title, x, y + r + 1);
     ctx.globalAlpha = 1;
@@ -198,6 +218,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (message?.type !== 'graph' || !message.graph || typeof message.wikiName !== 'string') return;
   show(message.graph, message.wikiName);
 });
+
+// VS Code switches themes by changing the body's class: read the colours again and redraw.
+new MutationObserver(() => {
+  palette = readPalette();
+  renderLegend(current);
+  graph.linkColor(() => palette.link);
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 resize();
 api.postMessage({ type: 'ready' });

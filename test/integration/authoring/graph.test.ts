@@ -31,16 +31,17 @@ describe('Wiki graph, markdown preview links and the walkthrough in a real VS Co
 
   it('"Show wiki graph" opens a webview panel that draws every page', async () => {
     await vscode.commands.executeCommand('repoWiki.showGraph');
-    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((candidate) => candidate.input instanceof vscode.TabInputWebview);
-    assert.ok(tab && (tab.input as vscode.TabInputWebview).viewType.endsWith('repoWiki.graph'), 'a graph webview tab is open');
-    assert.equal(tab.label, `Wiki graph: ${path.basename(root)}`);
-    assert.ok(graph.panel(root)?.visible);
+    const panel = graph.panel(root);
+    assert.equal(panel?.viewType, 'repoWiki.graph');
+    assert.ok(panel.visible && panel.active);
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, `Wiki graph: ${path.basename(root)}`);
     // The webview reports its first frame once force-graph has drawn the nodes the host sent.
     const first = await waitFor('the graph to draw', () => renders.find((render) => render.wiki === root), 30000);
     assert.equal(first.nodes, pageCount());
     // Asking again shows the same panel.
     await vscode.commands.executeCommand('repoWiki.showGraph');
-    assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((candidate) => candidate.input instanceof vscode.TabInputWebview).length, 1);
+    assert.equal(graph.panel(root), panel);
+    assert.equal(vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith('Wiki graph')).length, 1);
   });
 
   it('redraws when a page is added', async () => {
