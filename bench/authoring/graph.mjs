@@ -55,8 +55,8 @@ try {
 <script>
 window.posted = [];
 window.acquireVsCodeApi = () => ({ postMessage: (message) => window.posted.push({ ...message, at: performance.now() }) });
-window.longest = 0;
-new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration); }).observe({ entryTypes: ['longtask'] });
+window.tasks = [];
+new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.tasks.push({ start: entry.startTime, duration: entry.duration }); }).observe({ entryTypes: ['longtask'] });
 </script></head><body>
 <script src="${pathToFileURL(join(repo, 'dist/graph.js'))}"></script>
 </body></html>`);
@@ -70,7 +70,7 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) windo
     const ms = await page.evaluate(async (text) => {
       const data = JSON.parse(text);
       const sent = performance.now();
-      window.longest = 0;
+      window.tasks = [];
       window.postMessage(data, '*');
       for (;;) {
         const rendered = window.posted.find((m) => m.type === 'rendered');
@@ -81,7 +81,11 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) windo
     firstFrames.push(ms);
     // The layout runs on for a few seconds (its cooldown): the longest task meanwhile.
     await page.waitForTimeout(6000);
-    longest.push(await page.evaluate(() => window.longest));
+    // Tasks that began after the first frame: the layout running on its own (the first frame's work is counted above).
+    longest.push(await page.evaluate(() => {
+      const drawn = window.posted.find((m) => m.type === 'rendered').at;
+      return Math.max(0, ...window.tasks.filter((task) => task.start >= drawn).map((task) => task.duration));
+    }));
     if (run === 0) await page.screenshot({ path: SCREENSHOT });
     await page.close();
   }
@@ -92,7 +96,7 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) windo
   console.log(`  message to the webview           ${ms(serialise).padStart(10)}  (${(message.length / 1024).toFixed(0)} KB of JSON)`);
   console.log(`  first frame in the webview      p50 ${ms(first.p50).padStart(10)}  max ${ms(first.max).padStart(10)}  (${firstFrames.length} runs, headless Chromium)`);
   console.log(`  first render, data + message + frame  ${ms(total)}  (goal < ${GOAL_MS} ms: ${verdict(total < GOAL_MS)})`);
-  console.log(`  longest main-thread task while the layout settles  max ${ms(Math.max(...longest))}  (a task over 50 ms is a visible stall)`);
+  console.log(`  longest main-thread task after the first frame, while the layout settles  max ${ms(Math.max(...longest))}  (over 50 ms is a visible stall)`);
   console.log(`  the first run's view after 6 s: ${SCREENSHOT}`);
 } finally {
   await browser.close();

@@ -100,7 +100,7 @@ const graph = new ForceGraph<Node, Link>(canvasHost)
   .warmupTicks(0)
   .onNodeClick((node) => api.postMessage({ type: 'openPage', slug: node.slug }))
   .onEngineStop(() => {
-    if (!fitted) graph.zoomToFit(300, 40);
+    if (!fitted) fit(300);
     fitted = true;
   })
   .onRenderFramePost(() => {
@@ -108,6 +108,20 @@ const graph = new ForceGraph<Node, Link>(canvasHost)
     reportPending = false;
     api.postMessage({ type: 'rendered', nodes: current.nodes.length, ms: performance.now() - dataArrived });
   });
+
+/** Most zoom a fitted graph gets: a wiki of a few pages stays a readable size instead of filling the view. */
+const MAX_FIT_ZOOM = 2.5;
+const FIT_PADDING = 40;
+
+/** Everything in view, centred, no closer than MAX_FIT_ZOOM. */
+function fit(durationMs: number): void {
+  if (!current.nodes.length) return;
+  const { x: [left, right], y: [top, bottom] } = graph.getGraphBbox();
+  const width = Math.max(1, canvasHost.clientWidth - 2 * FIT_PADDING);
+  const height = Math.max(1, canvasHost.clientHeight - 2 * FIT_PADDING);
+  const zoom = Math.min(MAX_FIT_ZOOM, width / Math.max(1, right - left), height / Math.max(1, bottom - top));
+  graph.centerAt((left + right) / 2, (top + bottom) / 2, durationMs).zoom(zoom, durationMs);
+}
 
 function radiusOf(node: Node): number {
   return 4 * Math.sqrt(1 + Math.sqrt(node.degree));
@@ -126,8 +140,10 @@ function drawNode(node: Node, ctx: CanvasRenderingContext2D, scale: number): voi
   ctx.globalAlpha = 1;
   if (faded || node.slug === highlighted) {
     // Stale pages get a dashed ring, superseded ones a dotted ring; the found page a solid one.
-    ctx.setLineDash(node.slug === highlighted ? [] : node.status === 'stale' ? [3, 2] : [1, 2]);
-    ctx.lineWidth = node.slug === highlighted ? 2.5 : 1.2;
+    // In screen pixels whatever the zoom (the canvas is scaled by it).
+    const px = 1 / scale;
+    ctx.setLineDash(node.slug === highlighted ? [] : node.status === 'stale' ? [4 * px, 3 * px] : [1.5 * px, 2.5 * px]);
+    ctx.lineWidth = (node.slug === highlighted ? 3 : 1.5) * px;
     ctx.strokeStyle = node.slug === highlighted ? palette.focus : palette.foreground;
     ctx.stroke();
     ctx.setLineDash([]);
@@ -194,7 +210,7 @@ function show(next: WikiGraph, wikiName: string): void {
     .cooldownTicks(large ? 150 : 400)
     .d3AlphaDecay(large ? 0.05 : 0.0228)
     .graphData({ nodes, links: next.edges.map((edge) => ({ ...edge })) });
-  if (!fitted) graph.zoomToFit(0, 40);
+  if (!fitted) fit(0);
 }
 
 function resize(): void {
