@@ -37,7 +37,10 @@ class GraphPanel implements vscode.Disposable {
     panel.webview.html = this.html(panel.webview);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
-      services.snapshots.onDidUpdate((snapshot) => snapshot.wiki.root === wiki.root && this.ready && void this.send()),
+      services.snapshots.onDidUpdate((snapshot) => {
+        if (snapshot.wiki.root !== wiki.root || !this.ready) return;
+        this.send().catch((error: unknown) => services.output.error('Graph: could not send the updated wiki:', error instanceof Error ? (error.stack ?? error.message) : String(error)));
+      }),
     );
   }
 
