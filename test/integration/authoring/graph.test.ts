@@ -34,7 +34,7 @@ describe('Wiki graph, markdown preview links and the walkthrough in a real VS Co
     const panel = graph.panel(root);
     assert.equal(panel?.viewType, 'repoWiki.graph');
     assert.ok(panel.visible && panel.active);
-    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, `Wiki graph: ${path.basename(root)}`);
+    await waitFor('the graph tab', () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).some((tab) => tab.label === `Wiki graph: ${path.basename(root)}`));
     // The webview reports its first frame once force-graph has drawn the nodes the host sent.
     const first = await waitFor('the graph to draw', () => renders.find((render) => render.wiki === root), 30000);
     assert.equal(first.nodes, pageCount());
