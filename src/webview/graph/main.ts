@@ -204,11 +204,15 @@ function show(next: WikiGraph, wikiName: string): void {
   fitted = fitted && previous.size > 0;
   dataArrived = performance.now();
   reportPending = true;
+  // A small wiki gets room for its labels; a large one stays compact so it fits the view.
+  graph.d3Force('link')?.distance(large ? 30 : 80);
+  // The many-body force is most of a tick: a large wiki approximates it more coarsely and only near by.
+  graph.d3Force('charge')?.strength(large ? -30 : -200).theta(large ? 1.5 : 0.9).distanceMax(large ? 150 : Infinity);
   graph
     .linkDirectionalArrowLength(large ? 0 : 3)
     .linkDirectionalArrowRelPos(1)
-    .cooldownTicks(large ? 150 : 400)
-    .d3AlphaDecay(large ? 0.05 : 0.0228)
+    .cooldownTicks(large ? 100 : 400)
+    .d3AlphaDecay(large ? 0.07 : 0.0228)
     .graphData({ nodes, links: next.edges.map((edge) => ({ ...edge })) });
   if (!fitted) fit(0);
 }
