@@ -1,5 +1,9 @@
 /** Messages between the wiki graph webview and the extension host. Both sides validate what they receive. */
 
+/** The statuses the graph marks; any other (or none) shows as active. `archived` comes with upkeep. */
+export const GRAPH_STATUSES = ['active', 'stale', 'superseded', 'archived'] as const;
+export type GraphStatus = (typeof GRAPH_STATUSES)[number];
+
 /** One page in the graph. Titles and summaries come from pages anyone could have written: render them as text. */
 export interface GraphNode {
   slug: string;
@@ -7,7 +11,7 @@ export interface GraphNode {
   summary: string;
   /** The page's topic; `other` when it has none or an unknown one. */
   topic: string;
-  status: 'active' | 'stale' | 'superseded';
+  status: GraphStatus;
   /** Links in and out, for the node's size. */
   degree: number;
   /** Starting position, grouped by topic, so the layout settles quickly. */

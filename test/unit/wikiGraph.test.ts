@@ -11,7 +11,7 @@ describe('Wiki graph data', () => {
     parse('pipeline', pageText('Request pipeline', 'See [[storage]], [[storage#Retries]] twice, [[pipeline]] itself and [[gone]].\n\n```\n[[notes]] in a fence\n```\n')),
     parse('storage', pageText('<img src=x onerror=alert(1)>', 'Back to [[pipeline|the pipeline]].', { topic: 'gotchas', status: 'stale' })),
     parse('notes', pageText('Notes', 'Old, see [[storage]].', { topic: 'other', status: 'superseded', superseded_by: 'storage' })),
-    parse('broken', '---\ntopic: unknown-topic\nstatus: archived\n---\nNo title, an unknown topic and status; links to [[notes]].'),
+    parse('broken', '---\ntopic: unknown-topic\nstatus: retired\n---\nNo title, an unknown topic and status; links to [[notes]].'),
   ];
 
   it('has one node per page with its title, topic and status, and one edge per linking pair', () => {

@@ -1,5 +1,5 @@
-import type { GraphEdge, GraphNode, WikiGraph } from '../../shared/graphProtocol';
-import { STATUSES, TOPICS, type WikiPage } from '../model';
+import { GRAPH_STATUSES, type GraphEdge, type GraphNode, type GraphStatus, type WikiGraph } from '../../shared/graphProtocol';
+import { TOPICS, type WikiPage } from '../model';
 import { LinkIndex } from './linkIndex';
 
 /** Room each node gets in the starting layout, in graph units. */
@@ -39,11 +39,16 @@ export function buildWikiGraph(pages: readonly WikiPage[]): WikiGraph {
     title: page.frontmatter.title?.trim() || page.slug,
     summary: page.frontmatter.summary ?? '',
     topic: topicOf(page),
-    status: STATUSES.includes(page.frontmatter.status as (typeof STATUSES)[number]) ? page.frontmatter.status! : 'active',
+    status: statusOf(page),
     degree: degree.get(page.slug) ?? 0,
     ...positions[i],
   }));
   return { nodes, edges, topics: [...topics], brokenLinks };
+}
+
+function statusOf(page: WikiPage): GraphStatus {
+  const status = String(page.frontmatter.status ?? 'active');
+  return (GRAPH_STATUSES as readonly string[]).includes(status) ? (status as GraphStatus) : 'active';
 }
 
 /** Each topic's pages in a sunflower around its own point on a circle, sized by the number of pages. */

@@ -27,7 +27,9 @@ const TOPIC_COLOURS: Record<string, [variable: string, fallback: string]> = {
   conversations: ['--vscode-charts-foreground', '#cccccc'],
   other: ['--vscode-charts-lines', '#808080'],
 };
-const STATUS_TEXT: Record<GraphNode['status'], string> = { active: '', stale: 'stale', superseded: 'superseded' };
+const STATUS_TEXT: Record<GraphNode['status'], string> = { active: '', stale: 'stale', superseded: 'superseded', archived: 'archived' };
+/** Ring dashes (in screen pixels) of the pages that are no longer current. */
+const DASHES: Record<Exclude<GraphNode['status'], 'active'>, number[]> = { stale: [4, 3], superseded: [1.5, 2.5], archived: [6, 2, 1.5, 2] };
 /** Past this many pages the graph skips arrows and settles in fewer ticks, so large wikis stay responsive. */
 const LARGE = 500;
 
@@ -139,10 +141,10 @@ function drawNode(node: Node, ctx: CanvasRenderingContext2D, scale: number): voi
   ctx.fill();
   ctx.globalAlpha = 1;
   if (faded || node.slug === highlighted) {
-    // Stale pages get a dashed ring, superseded ones a dotted ring; the found page a solid one.
+    // Stale pages get a dashed ring, superseded ones a dotted ring, archived ones dash-dot; the found page a solid one.
     // In screen pixels whatever the zoom (the canvas is scaled by it).
     const px = 1 / scale;
-    ctx.setLineDash(node.slug === highlighted ? [] : node.status === 'stale' ? [4 * px, 3 * px] : [1.5 * px, 2.5 * px]);
+    ctx.setLineDash(node.slug === highlighted || node.status === 'active' ? [] : DASHES[node.status].map((length) => length * px));
     ctx.lineWidth = (node.slug === highlighted ? 3 : 1.5) * px;
     ctx.strokeStyle = node.slug === highlighted ? palette.focus : palette.foreground;
     ctx.stroke();
@@ -179,7 +181,7 @@ function renderLegend(graph: WikiGraph): void {
     item.append(swatch, document.createTextNode(topic));
     legend.append(item);
   }
-  for (const status of ['stale', 'superseded'] as const) {
+  for (const status of ['stale', 'superseded', 'archived'] as const) {
     if (!graph.nodes.some((node) => node.status === status)) continue;
     const item = element('li');
     item.append(element('span', `swatch ${status}`), document.createTextNode(`${status} (faded)`));
