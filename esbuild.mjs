@@ -55,7 +55,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { webview: 'src/webview/main.ts' },
+    entryPoints: { webview: 'src/webview/main.ts', graph: 'src/webview/graph/main.ts' },
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

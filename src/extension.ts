@@ -3,9 +3,12 @@ import * as vscode from 'vscode';
 import type { DriftClient } from './adapters/drift/driftClient';
 import { agentsFeature } from './vscode/agents/agentsFeature';
 import { authoringFeature } from './vscode/authoring/authoringFeature';
+import { extendMarkdownIt } from './vscode/authoring/markdownPreview';
 import { chatFeature } from './vscode/chat/chatView';
 import { commandsFeature } from './vscode/commands/wikiCommands';
 import { driftFeature } from './vscode/drift/driftFeature';
+import { graphFeature } from './vscode/graph/graphPanel';
+import { walkthroughFeature } from './vscode/walkthrough/walkthroughFeature';
 import { indexFeature } from './vscode/index/indexUpkeep';
 import { ingestFeature } from './vscode/ingest/ingestFeature';
 import { librarianLintFeature } from './vscode/librarian/librarianLint';
@@ -23,7 +26,7 @@ import { CitationIndex, DocumentSymbols } from './vscode/drift/citedBy';
 import { WorkspaceTools } from './vscode/workspaceTools';
 import { WorkspaceWikis } from './vscode/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, upkeepFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, graphFeature, walkthroughFeature, upkeepFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */
@@ -31,6 +34,8 @@ export interface RepoWikiApi {
   /** For tests: hooks some features return (e.g. `chat`). */
   readonly hooks: Record<string, unknown>;
   readonly activationMs: number;
+  /** VS Code's markdown preview calls this (contributes."markdown.markdownItPlugins"). */
+  readonly extendMarkdownIt: ReturnType<typeof extendMarkdownIt>;
 }
 
 export function activate(context: vscode.ExtensionContext): RepoWikiApi {
@@ -66,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   context.subscriptions.push(proposals, vscode.workspace.onDidCloseTextDocument((document) => documentSymbols.forget(document)));
   context.subscriptions.push(output, wikis, snapshots, ages, models);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
-  return { services, hooks, activationMs: performance.now() - started };
+  return { services, hooks, activationMs: performance.now() - started, extendMarkdownIt: extendMarkdownIt(services) };
 }
 
 export function deactivate(): void {}

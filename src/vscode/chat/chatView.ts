@@ -98,6 +98,8 @@ export const chatFeature = {
     const post = (message: HostToWebview) => {
       provider.post(message);
       posted.fire(message);
+      // Completes the walkthrough's "Ask a question" step.
+      if (message.type === 'turnDone') void vscode.commands.executeCommand('setContext', 'repoWiki.askedQuestion', true);
     };
     const chatController = () => (controller ??= new ChatController(services, stores, post));
     const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, chatController);

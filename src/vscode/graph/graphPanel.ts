@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildWikiGraph } from '../../core/authoring';
+import type { Wiki } from '../../core/wiki';
+import { parseGraphMessage, type GraphToHost, type HostToGraph } from '../../shared/graphProtocol';
+import { uriOf } from '../authoring/wikiLanguage';
+import type { Services } from '../services';
+
+/** The last first-frame report of a graph panel (for tests and the bench). */
+export interface GraphRender {
+  wiki: string;
+  nodes: number;
+  ms: number;
+}
+
+/**
+ * One graph panel per wiki: the graph data is built in the core from the snapshot's pages and
+ * sent again whenever the wiki changes. Every message from the webview is validated, and a page
+ * opens only when its slug names a page of this wiki.
+ */
+class GraphPanel implements vscode.Disposable {
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly wiki: Wiki,
+    readonly panel: vscode.WebviewPanel,
+    private readonly services: Services,
+    private readonly extensionUri: vscode.Uri,
+    private readonly rendered: vscode.EventEmitter<GraphRender>,
+  ) {
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
+    panel.webview.html = this.html(panel.webview);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      services.snapshots.onDidUpdate((snapshot) => {
+        if (snapshot.wiki.root !== wiki.root || !this.ready) return;
+        this.send().catch((error: unknown) => services.output.error('Graph: could not send the updated wiki:', error instanceof Error ? (error.stack ?? error.message) : String(error)));
+      }),
+    );
+  }
+
+  /** Handles one message as the webview sends it; what does not validate is dropped and logged. */
+  async receive(raw: unknown): Promise<void> {
+    const message = parseGraphMessage(raw);
+    if (!message) {
+      this.services.output.warn(`Dropped an invalid message from the graph view: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    try {
+      await this.handle(message);
+    } catch (error) {
+      this.services.output.error(`Graph: ${message.type} failed:`, error instanceof Error ? (error.stack ?? error.message) : String(error));
+      void vscode.window.showErrorMessage(`Repo Wiki graph: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async handle(message: GraphToHost): Promise<void> {
+    if (message.type === 'ready') {
+      this.ready = true;
+      await this.send();
+    } else if (message.type === 'rendered') {
+      this.services.output.debug(`Graph of ${message.nodes} pages drawn in ${message.ms.toFixed(0)} ms`);
+      this.rendered.fire({ wiki: this.wiki.root, nodes: message.nodes, ms: message.ms });
+    } else {
+      const page = (await this.services.snapshots.get(this.wiki)).pages.find((candidate) => candidate.slug === message.slug);
+      if (!page) {
+        this.services.output.warn(`The graph asked to open "${message.slug}", which is not a page of ${this.wiki.root}.`);
+        return;
+      }
+      await vscode.window.showTextDocument(uriOf(this.wiki, page.relPath), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }
+  }
+
+  private async send(): Promise<void> {
+    const snapshot = await this.services.snapshots.get(this.wiki);
+    const message: HostToGraph = { type: 'graph', graph: buildWikiGraph(snapshot.pages), wikiName: path.basename(this.wiki.root) };
+    await this.panel.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts));
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${asset('media', 'graph.css')}" rel="stylesheet">
+<title>Wiki graph</title>
+</head>
+<body>
+<script nonce="${nonce}" src="${asset('dist', 'graph.js')}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+/** "Repo Wiki: Show wiki graph": a webview panel of the wiki's pages and links. */
+export const graphFeature = {
+  activate(context: vscode.ExtensionContext, services: Services) {
+    const panels = new Map<string, GraphPanel>();
+    const rendered = new vscode.EventEmitter<GraphRender>();
+    const show = async (): Promise<GraphPanel | undefined> => {
+      const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Show wiki graph' });
+      if (!wiki) return undefined;
+      const open = panels.get(wiki.root);
+      if (open) {
+        open.panel.reveal();
+        return open;
+      }
+      const panel = vscode.window.createWebviewPanel('repoWiki.graph', `Wiki graph: ${path.basename(wiki.root)}`, vscode.ViewColumn.Active, { enableScripts: true });
+      panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'repo-wiki.svg');
+      const graph = new GraphPanel(wiki, panel, services, context.extensionUri, rendered);
+      panels.set(wiki.root, graph);
+      panel.onDidDispose(() => {
+        graph.dispose();
+        if (panels.get(wiki.root) === graph) panels.delete(wiki.root);
+      });
+      return graph;
+    };
+    context.subscriptions.push(
+      rendered,
+      { dispose: () => panels.forEach((graph) => graph.panel.dispose()) },
+      vscode.commands.registerCommand('repoWiki.showGraph', async () => void (await show())),
+    );
+    // For tests: the panel of a wiki, messages sent as its webview would, and its first-frame reports.
+    return {
+      graph: {
+        panel: (root: string) => panels.get(root)?.panel,
+        receive: (root: string, raw: unknown) => panels.get(root)?.receive(raw),
+        onDidRender: rendered.event,
+      },
+    };
+  },
+};
