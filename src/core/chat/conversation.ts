@@ -1,5 +1,7 @@
 /** Conversations: plain data and the store port. The sql.js adapter implements the store. */
 
+import { MAX_TAG_CHARS, TAG_PATTERN } from '../../shared/tags';
+
 export interface Conversation {
   id: string;
   /** The first question, truncated; the user can rename it. */
@@ -13,6 +15,18 @@ export interface Conversation {
   /** Running totals over the conversation's turns. */
   inputTokens: number;
   outputTokens: number;
+  /** Normalised (see normaliseTag), sorted, unique. */
+  tags: string[];
+  /** The model's summary of the turns that no longer fit the prompt, reused until more fall out. */
+  priorSummary?: PriorTurnsSummary;
+}
+
+/** A summary of a conversation's first `turns` turns, made by `model`. */
+export interface PriorTurnsSummary {
+  text: string;
+  turns: number;
+  model: string;
+  created: string;
 }
 
 /** A code selection attached to a question ("Ask about selection"). */
@@ -40,6 +54,10 @@ export interface TurnContext {
   promptTokens?: number;
   /** Prior turns left out of the prompt because it did not fit the model's context. */
   droppedPriorTurns?: number;
+  /** The prompt carried a summary of this many earlier turns instead of the turns themselves. */
+  summarisedPriorTurns?: number;
+  /** Earlier turns that did not fit and could not be summarised, and why. */
+  unsummarisedPriorTurns?: { count: number; reason: 'offline' | 'failed' };
   /** No page cleared the confidence floor and no tool found anything: the answer says so. */
   noMatch?: boolean;
 }
@@ -79,6 +97,8 @@ export interface SearchHit {
   turnIndex: number;
   /** A short excerpt around the match, plain text. */
   snippet: string;
+  /** Set when the conversation matched by its tags (then `turnIndex` is 0). */
+  tags?: string[];
 }
 
 /** Everything about one conversation, enough to restore it after a delete. */
@@ -103,12 +123,35 @@ export interface ConversationStore {
   /** Puts back a deleted conversation exactly as it was (undo). */
   restore(record: ConversationRecord): Promise<void>;
   setFiledPage(id: string, slug: string): Promise<void>;
-  /** Full-text search over questions and answers, best first. */
+  /** Replaces the conversation's tags (normalised by the caller). */
+  setTags(id: string, tags: readonly string[]): Promise<void>;
+  setPriorSummary(id: string, summary: PriorTurnsSummary): Promise<void>;
+  /**
+   * Adds a conversation from an export, never overwriting: when its id is taken, it gets a new one.
+   * Resolves with the conversation as stored.
+   */
+  importRecord(record: ConversationRecord): Promise<Conversation>;
+  /** Full-text search over questions, answers and tags, best first. */
   search(query: string, limit?: number): Promise<SearchHit[]>;
   close(): Promise<void>;
 }
 
 export const TITLE_MAX_CHARS = 80;
+export const MAX_TAGS = 20;
+
+/**
+ * A tag as stored: lowercase, words joined by "-", letters, digits, "_", "-" and "." only, at most
+ * MAX_TAG_CHARS. Undefined when nothing of it is left.
+ */
+export function normaliseTag(raw: string): string | undefined {
+  const tag = raw.trim().toLowerCase().replace(/^#/, '').replace(/\s+/g, '-').replace(/[^\p{L}\p{N}_.-]/gu, '').replace(/^[_.-]+/, '').slice(0, MAX_TAG_CHARS);
+  return TAG_PATTERN.test(tag) ? tag : undefined;
+}
+
+/** Tags sorted and without duplicates, as a conversation keeps them. */
+export function tagSet(tags: Iterable<string>): string[] {
+  return [...new Set(tags)].sort();
+}
 
 /** A conversation's title from its first question: one line, truncated on a word boundary. */
 export function titleFromQuestion(question: string): string {
