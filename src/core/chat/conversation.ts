@@ -1,6 +1,5 @@
 /** Conversations: plain data and the store port. The sql.js adapter implements the store. */
 
-import { MAX_TAG_CHARS, TAG_PATTERN } from '../../shared/tags';
 
 export interface Conversation {
   id: string;
@@ -15,7 +14,7 @@ export interface Conversation {
   /** Running totals over the conversation's turns. */
   inputTokens: number;
   outputTokens: number;
-  /** Normalised (see normaliseTag), sorted, unique. */
+  /** Normalised (see shared/tags.ts), sorted, unique. */
   tags: string[];
   /** The model's summary of the turns that no longer fit the prompt, reused until more fall out. */
   priorSummary?: PriorTurnsSummary;
@@ -138,15 +137,6 @@ export interface ConversationStore {
 
 export const TITLE_MAX_CHARS = 80;
 export const MAX_TAGS = 20;
-
-/**
- * A tag as stored: lowercase, words joined by "-", letters, digits, "_", "-" and "." only, at most
- * MAX_TAG_CHARS. Undefined when nothing of it is left.
- */
-export function normaliseTag(raw: string): string | undefined {
-  const tag = raw.trim().toLowerCase().replace(/^#/, '').replace(/\s+/g, '-').replace(/[^\p{L}\p{N}_.-]/gu, '').replace(/^[_.-]+/, '').slice(0, MAX_TAG_CHARS);
-  return TAG_PATTERN.test(tag) ? tag : undefined;
-}
 
 /** Tags sorted and without duplicates, as a conversation keeps them. */
 export function tagSet(tags: Iterable<string>): string[] {
