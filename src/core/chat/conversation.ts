@@ -1,6 +1,5 @@
 /** Conversations: plain data and the store port. The sql.js adapter implements the store. */
 
-
 export interface Conversation {
   id: string;
   /** The first question, truncated; the user can rename it. */
