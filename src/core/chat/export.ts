@@ -35,8 +35,9 @@ export function conversationToMarkdown(record: ConversationRecord): string {
     const pages = turn.context.pages.map((p) => `[[${p.slug}]]${p.stale ? ' (stale)' : ''}`).join(', ');
     lines.push(`_Pages used: ${pages || 'none'} · ${turn.context.offline ? 'offline answer' : turn.model}_`, '');
   }
-  // A ">" could end the comment early ("-->"): JSON has it only inside strings, where "\u003e" reads back as ">".
-  const json = JSON.stringify(exportObject(record)).replace(/>/g, '\\u003e');
+  // "<" and ">" only occur inside JSON strings, where "\u003c" and "\u003e" read back the same: so the
+  // record can neither close its comment early ("-->") nor hold a second marker.
+  const json = JSON.stringify(exportObject(record)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
   lines.push(`${MARKDOWN_RECORD_MARKER}v${EXPORT_VERSION}`, json, '-->', '');
   return lines.join('\n');
 }
