@@ -14,6 +14,7 @@ import { deleteExpired, selectExpired } from '../../src/core/chat/retention';
 import { LlmError, messageText, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../src/core/llm';
 import type { WikiPage } from '../../src/core/model';
 import { Wiki } from '../../src/core/wiki';
+import { parseWebviewMessage } from '../../src/shared/protocol';
 import { normaliseTag } from '../../src/shared/tags';
 import { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText } from './fakes';
 
@@ -101,7 +102,8 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('conversation import', () => {
+describe('conversation import', function () {
+  this.timeout(20_000); // the store fsyncs every change: slow on a loaded machine
   it('round-trips JSON with nothing lost', () => {
     assert.deepEqual(parseConversationExport(conversationToJson(RICH)), RICH);
   });
@@ -162,12 +164,23 @@ describe('conversation import', () => {
   });
 });
 
-describe('conversation tags', () => {
+describe('conversation tags', function () {
+  this.timeout(20_000);
   it('normalises what a person types', () => {
     assert.equal(normaliseTag('  #Release Notes '), 'release-notes');
     assert.equal(normaliseTag('--x'), 'x');
     assert.equal(normaliseTag('!!!'), undefined);
     assert.equal(normaliseTag('a'.repeat(60))?.length, 40);
+  });
+
+  it('the chat view may only send normalised tags', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'addTag', conversationId: 'c1', tag: 'release-notes' }), { type: 'addTag', conversationId: 'c1', tag: 'release-notes' });
+    assert.ok(parseWebviewMessage({ type: 'removeTag', conversationId: 'c1', tag: 'v1.2_x' }));
+    for (const tag of ['Release', 'two words', '', '-x', 'a'.repeat(41), 42, '<img>']) {
+      assert.equal(parseWebviewMessage({ type: 'addTag', conversationId: 'c1', tag }), undefined, String(tag));
+    }
+    assert.equal(parseWebviewMessage({ type: 'addTag', conversationId: '../x', tag: 'ok' }), undefined);
+    assert.equal(parseWebviewMessage({ type: 'addTag', conversationId: 'c1', tag: 'ok', extra: 1 }), undefined);
   });
 
   it('adds and removes tags, keeps them across a reopen, and search matches them', async () => {
@@ -221,7 +234,8 @@ describe('conversation retention', () => {
   });
 });
 
-describe('conversation store schema 3', () => {
+describe('conversation store schema 3', function () {
+  this.timeout(20_000);
   it('migrates a schema-2 database: its conversations load with no tags or summary, and take them from then on', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-last-'));
     dirs.push(dir);
