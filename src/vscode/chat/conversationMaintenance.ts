@@ -44,7 +44,8 @@ export async function importConversations(store: ConversationStore, output: vsco
 /** The command: files from the argument (scripts, tests) or a file picker, then a summary of what came in. */
 export async function importConversationsCommand(store: () => Promise<ConversationStore>, output: vscode.LogOutputChannel, files?: unknown): Promise<ImportOutcome | undefined> {
   let uris: readonly vscode.Uri[] | undefined;
-  if (Array.isArray(files) && files.length && files.every((file) => file instanceof vscode.Uri)) uris = files as vscode.Uri[];
+  if (files instanceof vscode.Uri) uris = [files];
+  else if (Array.isArray(files) && files.length && files.every((file) => file instanceof vscode.Uri)) uris = files as vscode.Uri[];
   else {
     uris = await vscode.window.showOpenDialog({
       title: 'Import conversations', openLabel: 'Import', canSelectMany: true, canSelectFiles: true, canSelectFolders: false,
