@@ -87,14 +87,14 @@ describe('Conversations that last, in a real VS Code extension host', () => {
   });
 
   it('adds and removes tags; search finds a conversation by its tag', async () => {
-    await chat.send({ type: 'addTag', conversationId: 'import-md-1', tag: 'zebra-tag' });
-    assert.deepEqual(listed().find((c) => c.id === 'import-md-1')?.tags, ['errors', 'imported', 'zebra-tag']);
-    await chat.send({ type: 'search', query: 'zebra' });
-    assert.deepEqual(last('searchResults')?.hits.map((h) => [h.conversationId, h.tags]), [['import-md-1', ['errors', 'imported', 'zebra-tag']]]);
+    await chat.send({ type: 'addTag', conversationId: 'import-md-1', tag: 'okapi-tag' });
+    assert.deepEqual(listed().find((c) => c.id === 'import-md-1')?.tags, ['errors', 'imported', 'okapi-tag']);
+    await chat.send({ type: 'search', query: 'okapi' });
+    assert.deepEqual(last('searchResults')?.hits.map((h) => [h.conversationId, h.tags]), [['import-md-1', ['errors', 'imported', 'okapi-tag']]]);
     await chat.send({ type: 'removeTag', conversationId: 'import-md-1', tag: 'imported' });
-    await chat.send({ type: 'removeTag', conversationId: 'import-md-1', tag: 'zebra-tag' });
+    await chat.send({ type: 'removeTag', conversationId: 'import-md-1', tag: 'okapi-tag' });
     assert.deepEqual(listed().find((c) => c.id === 'import-md-1')?.tags, ['errors']);
-    await chat.send({ type: 'search', query: 'zebra' });
+    await chat.send({ type: 'search', query: 'okapi' });
     assert.deepEqual(last('searchResults')?.hits, []);
   });
 
