@@ -26,19 +26,27 @@ export async function importConversations(store: ConversationStore, output: vsco
     const file = path.basename(uri.fsPath);
     try {
       const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`is ${Math.round(stat.size / 1024 / 1024)} MB, larger than any conversation export`);
-      const record = parseConversationExport(new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(uri)));
+      if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`the file is ${Math.round(stat.size / 1024 / 1024)} MB, larger than any conversation export`);
+      const record = parseConversationExport(utf8(await vscode.workspace.fs.readFile(uri)));
       // One store change per file: it is imported whole or not at all.
       const stored = await store.importRecord(record);
       outcome.imported.push({ file, id: stored.id, title: stored.title });
       output.info(`Imported ${uri.fsPath} as conversation ${stored.id}${stored.id === record.conversation.id ? '' : ` (its id ${record.conversation.id || '(none)'} was taken or missing)`}.`);
     } catch (error) {
-      const message = error instanceof TypeError ? 'is not UTF-8 text' : error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
       outcome.failed.push({ file, message });
       output.warn(`Could not import ${uri.fsPath}: ${message}`);
     }
   }
   return outcome;
+}
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ImportError('the file is not UTF-8 text');
+  }
 }
 
 /** The command: files from the argument (scripts, tests) or a file picker, then a summary of what came in. */
@@ -55,7 +63,7 @@ export async function importConversationsCommand(store: () => Promise<Conversati
   if (!uris?.length) return undefined;
   const outcome = await importConversations(await store(), output, uris);
   for (const failure of outcome.failed) {
-    void vscode.window.showErrorMessage(`Repo Wiki: ${failure.file} was not imported: it ${failure.message}. Nothing from it was imported.`);
+    void vscode.window.showErrorMessage(`Repo Wiki: Could not import ${failure.file}: ${failure.message}. Nothing from it was imported.`);
   }
   if (outcome.imported.length) {
     const what = outcome.imported.length === 1 ? `"${outcome.imported[0].title}"` : `${outcome.imported.length} conversations`;
