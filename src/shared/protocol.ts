@@ -1,5 +1,7 @@
 /** Messages between the chat webview and the extension host. Both sides validate what they receive. */
 
+import { isTag } from './tags';
+
 /** The only commands a webview may ask for; it can never name an arbitrary command. */
 export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint', 'repoWiki.setApiKey', 'workbench.trust.manage'] as const;
 export type AllowedCommand = (typeof ALLOWED_COMMANDS)[number];
@@ -18,6 +20,7 @@ export interface ConversationSummary {
   /** Running token totals over the conversation's turns. */
   inputTokens?: number;
   outputTokens?: number;
+  tags?: string[];
 }
 
 /** One tool call of an answer: what the model looked up, and (collapsed) what it read. */
@@ -48,6 +51,10 @@ export interface TurnView {
   /** Code citations the model never read and that do not resolve. */
   unverified?: string[];
   droppedPriorTurns?: number;
+  /** The prompt carried a summary of this many earlier turns instead of the turns themselves. */
+  summarisedPriorTurns?: number;
+  /** Earlier turns that did not fit the prompt and could not be summarised, and why. */
+  unsummarisedPriorTurns?: { count: number; reason: 'offline' | 'failed' };
   /** No page cleared the confidence floor, and no tool found anything. */
   noMatch?: boolean;
   /** Input tokens of the answer's largest request: how full the model's context was. */
@@ -73,6 +80,8 @@ export interface SearchHitView {
   conversationTitle: string;
   turnIndex: number;
   snippet: string;
+  /** Set when the conversation matched by its tags rather than by a turn. */
+  tags?: string[];
 }
 
 export type WebviewToHost =
@@ -85,6 +94,8 @@ export type WebviewToHost =
   | { type: 'openConversation'; conversationId: string }
   | { type: 'search'; query: string }
   | { type: 'rename'; conversationId: string; title: string }
+  | { type: 'addTag'; conversationId: string; tag: string }
+  | { type: 'removeTag'; conversationId: string; tag: string }
   | { type: 'delete'; conversationId: string }
   | { type: 'undoDelete'; conversationId: string }
   | { type: 'export'; conversationId: string; format: 'markdown' | 'json' }
@@ -139,6 +150,9 @@ const WEBVIEW_MESSAGES: Record<WebviewToHost['type'], [Record<string, (v: unknow
   openConversation: [{ conversationId: isId }],
   search: [{ query: isText(MAX_SEARCH_CHARS) }],
   rename: [{ conversationId: isId, title: (v) => isText(MAX_TITLE_CHARS)(v) && v.trim().length > 0 }],
+  // The webview normalises a typed tag before sending it; the host accepts only normalised ones.
+  addTag: [{ conversationId: isId, tag: isTag }],
+  removeTag: [{ conversationId: isId, tag: isTag }],
   delete: [{ conversationId: isId }],
   undoDelete: [{ conversationId: isId }],
   export: [{ conversationId: isId, format: (v) => v === 'markdown' || v === 'json' }],

@@ -1,5 +1,6 @@
-/** The history: every conversation (open, rename, export, delete) and full-text search across them. */
+/** The history: every conversation (open, rename, tag, export, delete), a tag filter, and search across them. */
 import { MAX_SEARCH_CHARS, MAX_TITLE_CHARS, type ConversationSummary, type SearchHitView } from '../shared/protocol';
+import { isTag, MAX_TAG_CHARS, normaliseTag } from '../shared/tags';
 import { el, icon, iconButton, inlineEdit } from './dom';
 import { clip, fullDate, highlightParts, relativeDate } from './format';
 import { post, saveState } from './state';
@@ -22,7 +23,10 @@ export class HistoryPanel {
   private readonly results: HTMLElement;
   private readonly empty: HTMLElement;
   private readonly more: HTMLButtonElement;
+  private readonly tagFilter: HTMLSelectElement;
   private items: ConversationSummary[] = [];
+  /** Only conversations with this tag are listed ('' lists all). */
+  private filterTag = '';
   private shown = PAGE_SIZE;
   private searchTimer?: number;
   /** The query last sent; results for any other are stale. */
@@ -40,8 +44,15 @@ export class HistoryPanel {
     this.results = el('ul', { class: 'search-results', hidden: true, attrs: { 'aria-label': 'Search results' } });
     this.empty = el('p', { class: 'history-empty', hidden: true, attrs: { 'aria-live': 'polite' } });
     this.more = el('button', { class: 'show-more secondary', hidden: true, attrs: { type: 'button' } });
+    this.tagFilter = el('select', { class: 'tag-filter', hidden: true, attrs: { 'aria-label': 'Show conversations with this tag' } });
+    this.tagFilter.addEventListener('change', () => {
+      this.filterTag = this.tagFilter.value;
+      this.shown = PAGE_SIZE;
+      this.renderList();
+    });
     this.root = el('section', { id: 'history', class: 'panel', hidden: true, attrs: { 'aria-label': 'Conversations' } }, [
       el('div', { class: 'search-box' }, [icon('search'), this.search]),
+      el('div', { class: 'tag-filter-box' }, [this.tagFilter]),
       el('div', { class: 'history-body' }, [this.list, this.more, this.results, this.empty]),
     ]);
 
@@ -76,6 +87,7 @@ export class HistoryPanel {
 
   setConversations(items: readonly ConversationSummary[]): void {
     this.items = Array.isArray(items) ? items.filter((item) => item && typeof item.id === 'string') : [];
+    this.renderTagFilter();
     this.renderList();
     // Results may name a conversation that was just deleted or renamed: search again.
     if (this.searching()) this.runSearch(true);
@@ -118,8 +130,21 @@ export class HistoryPanel {
     return !!this.search.value.trim();
   }
 
+  /** One option per tag in use, with its count; a filter whose tag is gone goes back to all. */
+  private renderTagFilter(): void {
+    const counts = new Map<string, number>();
+    for (const item of this.items) for (const tag of tagsOf(item)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    if (!counts.has(this.filterTag)) this.filterTag = '';
+    const options = [el('option', { text: 'All conversations', attrs: { value: '' } })];
+    for (const [tag, count] of [...counts].sort(([a], [b]) => a.localeCompare(b))) options.push(el('option', { text: `#${tag} (${count})`, attrs: { value: tag } }));
+    this.tagFilter.replaceChildren(...options);
+    this.tagFilter.value = this.filterTag;
+    this.tagFilter.hidden = counts.size === 0 || this.searching();
+  }
+
   private renderList(): void {
     const searching = this.searching();
+    this.tagFilter.hidden = searching || this.tagFilter.options.length <= 1;
     this.list.hidden = searching;
     this.results.hidden = !searching;
     if (searching) {
@@ -135,13 +160,14 @@ export class HistoryPanel {
     const active = document.activeElement instanceof HTMLElement && this.list.contains(document.activeElement) ? document.activeElement : undefined;
     const focusId = active?.closest<HTMLElement>('.conversation-item')?.dataset.id;
     const focusClass = active?.classList.item(active.classList.length - 1);
-    const visible = this.items.slice(0, this.shown);
+    const listed = this.filterTag ? this.items.filter((item) => tagsOf(item).includes(this.filterTag)) : this.items;
+    const visible = listed.slice(0, this.shown);
     this.list.replaceChildren(...visible.map((item) => this.itemElement(item)));
     if (focusId && focusClass) this.focusItem(focusId, focusClass);
-    this.more.hidden = this.items.length <= visible.length;
-    this.more.textContent = `Show ${Math.min(PAGE_SIZE, this.items.length - visible.length)} more`;
-    this.empty.hidden = this.items.length > 0;
-    this.empty.textContent = 'No conversations yet. Ask a question in the chat to start one.';
+    this.more.hidden = listed.length <= visible.length;
+    this.more.textContent = `Show ${Math.min(PAGE_SIZE, listed.length - visible.length)} more`;
+    this.empty.hidden = listed.length > 0;
+    this.empty.textContent = this.filterTag ? `No conversation is tagged #${this.filterTag}.` : 'No conversations yet. Ask a question in the chat to start one.';
     this.markCurrent();
   }
 
@@ -172,6 +198,7 @@ export class HistoryPanel {
     const shortTitle = clip(title, 60);
     const turns = Number(item.turnCount) || 0;
     const titleEl = el('span', { class: 'conversation-title', text: title });
+    const tags = tagsOf(item);
     const open = el('button', { class: 'conversation-open', title: `${clip(title, 200)} — ${fullDate(item.updated)}`, attrs: { type: 'button' } }, [
       titleEl,
       el('span', { class: 'conversation-meta' }, [
@@ -180,6 +207,23 @@ export class HistoryPanel {
       ]),
     ]);
     open.addEventListener('click', () => this.actions.open(item.id));
+    const tagRow = tags.length ? el('div', { class: 'tag-row', attrs: { role: 'list', 'aria-label': `Tags of “${shortTitle}”` } }, tags.map((tag) => {
+      const remove = iconButton('close', `Remove tag ${tag} from “${shortTitle}”`, { class: 'tag-remove' });
+      remove.addEventListener('click', () => post({ type: 'removeTag', conversationId: item.id, tag }));
+      return el('span', { class: 'tag-chip', attrs: { role: 'listitem' } }, [el('span', { text: `#${tag}` }), remove]);
+    })) : undefined;
+
+    const addTag = iconButton('tag', `Add a tag to “${shortTitle}”`, { class: 'add-tag' });
+    addTag.addEventListener('click', () => {
+      inlineEdit(open, '', {
+        label: 'New tags, separated by commas',
+        maxLength: MAX_TAG_CHARS * 4,
+        commit: (typed) => {
+          for (const tag of new Set(typed.split(',').flatMap((part) => normaliseTag(part) ?? []))) post({ type: 'addTag', conversationId: item.id, tag });
+        },
+        done: () => addTag.focus(),
+      });
+    });
 
     const rename = iconButton('edit', `Rename “${shortTitle}”`, { class: 'rename' });
     rename.addEventListener('click', () => {
@@ -207,8 +251,8 @@ export class HistoryPanel {
     remove.addEventListener('click', () => post({ type: 'delete', conversationId: item.id }));
 
     return el('li', { class: 'conversation-item', data: { id: item.id } }, [
-      open,
-      el('div', { class: 'item-actions' }, [rename, exportMarkdown, exportJson, remove]),
+      el('div', { class: 'conversation-main' }, [open, tagRow]),
+      el('div', { class: 'item-actions' }, [rename, addTag, exportMarkdown, exportJson, remove]),
     ]);
   }
 
@@ -221,9 +265,15 @@ export class HistoryPanel {
     const button = el('button', { class: 'search-hit', attrs: { type: 'button' } }, [
       el('span', { class: 'conversation-title', text: clip(String(hit.conversationTitle || 'Untitled conversation'), MAX_TITLE_SHOWN) }),
       snippet,
-      Number.isInteger(turn) ? el('span', { class: 'conversation-meta', text: `Turn ${turn + 1}` }) : undefined,
+      hit.tags ? undefined : Number.isInteger(turn) ? el('span', { class: 'conversation-meta', text: `Turn ${turn + 1}` }) : undefined,
     ]);
-    button.addEventListener('click', () => this.actions.open(hit.conversationId, Number.isInteger(turn) ? turn : undefined));
+    // A tag hit is about the whole conversation: it opens at the start.
+    button.addEventListener('click', () => this.actions.open(hit.conversationId, !hit.tags && Number.isInteger(turn) ? turn : undefined));
     return el('li', { class: 'search-result' }, [button]);
   }
+}
+
+/** The item's tags, as far as they are tags (the host sends only valid ones; the view still checks). */
+function tagsOf(item: ConversationSummary): string[] {
+  return Array.isArray(item.tags) ? item.tags.filter(isTag) : [];
 }

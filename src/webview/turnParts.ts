@@ -61,7 +61,7 @@ export function stepsElement(steps: readonly StepView[]): HTMLElement | undefine
 }
 
 /** What the reader should know about how the answer was made: unverified citations, dropped history, the context limit. */
-export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns' | 'noMatch'>, nearLimit: number | undefined): HTMLElement | undefined {
+export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns' | 'summarisedPriorTurns' | 'unsummarisedPriorTurns' | 'noMatch'>, nearLimit: number | undefined): HTMLElement | undefined {
   const notes: HTMLElement[] = [];
   if (turn.noMatch === true) {
     notes.push(el('div', { class: 'turn-note' }, [icon('search'), el('span', { text: 'No wiki page clearly matches this question, and nothing else was found.' })]));
@@ -78,6 +78,21 @@ export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns
     notes.push(el('div', { class: 'turn-note' }, [
       icon('info'),
       el('span', { text: `${dropped} earlier turn${dropped === 1 ? ' was' : 's were'} left out of this answer: with ${dropped === 1 ? 'it' : 'them'}, the question did not fit the model's context.` }),
+    ]));
+  }
+  const summarised = Number(turn.summarisedPriorTurns) || 0;
+  if (summarised) {
+    notes.push(el('div', { class: 'turn-note' }, [
+      icon('fold'),
+      el('span', { text: `Earlier turns summarised: the model saw a summary of the first ${summarised} turn${summarised === 1 ? '' : 's'}, which no longer fit the prompt, and the later ones in full.` }),
+    ]));
+  }
+  const unsummarised = Number(turn.unsummarisedPriorTurns?.count) || 0;
+  if (unsummarised) {
+    const why = turn.unsummarisedPriorTurns?.reason === 'offline' ? 'this answer was made offline, without a model to summarise them' : 'summarising them failed (see the Repo Wiki output)';
+    notes.push(el('div', { class: 'turn-note warning' }, [
+      icon('warning'),
+      el('span', { text: `${unsummarised} earlier turn${unsummarised === 1 ? ' was' : 's were'} left out: ${unsummarised === 1 ? 'it' : 'they'} no longer fit the prompt and ${why}.` }),
     ]));
   }
   if (nearLimit !== undefined) {

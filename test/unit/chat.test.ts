@@ -240,7 +240,7 @@ describe('file-back', () => {
 
 describe('conversation export', () => {
   const record: ConversationRecord = {
-    conversation: { id: 'c1', title: 'How are errors handled?', created: '2026-11-22T10:00:00.000Z', updated: '2026-11-22T10:05:00.000Z', turnCount: 1, inputTokens: 10, outputTokens: 5 },
+    conversation: { id: 'c1', title: 'How are errors handled?', created: '2026-11-22T10:00:00.000Z', updated: '2026-11-22T10:05:00.000Z', turnCount: 1, inputTokens: 10, outputTokens: 5, tags: [] },
     turns: [{
       conversationId: 'c1', index: 0, question: 'How are errors handled?', answer: 'They are thrown as [[error-handling]].',
       context: { pages: [{ slug: 'error-handling', title: 'Errors', score: 2.5, stale: false }, { slug: 'old-routing', title: 'Old', score: 1, stale: true }], offline: false,
@@ -259,7 +259,7 @@ describe('conversation export', () => {
   it('writes JSON with every stored field and a format marker', () => {
     const json = JSON.parse(conversationToJson(record));
     assert.equal(json.format, 'repo-wiki-conversation');
-    assert.equal(json.version, 1);
+    assert.equal(json.version, 2);
     assert.deepEqual({ conversation: json.conversation, turns: json.turns }, record);
   });
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Conversation, ConversationRecord, ConversationStore, SearchHit, Turn } from '../../src/core/chat/conversation';
+import type { Conversation, ConversationRecord, ConversationStore, PriorTurnsSummary, SearchHit, Turn } from '../../src/core/chat/conversation';
 import { FileAccessError } from '../../src/core/errors';
 import type { Clock, FileStat, FileSystem, ReadOptions } from '../../src/core/ports';
 
@@ -141,7 +141,7 @@ export class MemoryConversationStore implements ConversationStore {
 
   async create(title: string): Promise<Conversation> {
     const now = new Date().toISOString();
-    const conversation: Conversation = { id: `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0 };
+    const conversation: Conversation = { id: `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0, tags: [] };
     this.conversations.set(conversation.id, { conversation, turns: [] });
     return { ...conversation };
   }
@@ -173,6 +173,21 @@ export class MemoryConversationStore implements ConversationStore {
 
   async setFiledPage(id: string, slug: string): Promise<void> {
     this.conversations.get(id)!.conversation.filedPage = slug;
+  }
+
+  async setTags(id: string, tags: readonly string[]): Promise<void> {
+    this.conversations.get(id)!.conversation.tags = [...tags];
+  }
+
+  async setPriorSummary(id: string, summary: PriorTurnsSummary): Promise<void> {
+    this.conversations.get(id)!.conversation.priorSummary = { ...summary };
+  }
+
+  async importRecord(record: ConversationRecord): Promise<Conversation> {
+    const id = record.conversation.id && !this.conversations.has(record.conversation.id) ? record.conversation.id : `c${this.nextId++}`;
+    const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
+    this.conversations.set(id, { conversation: { ...record.conversation, id }, turns });
+    return { ...record.conversation, id };
   }
 
   async search(query: string): Promise<SearchHit[]> {

@@ -1,5 +1,5 @@
 import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
-import { titleFromQuestion, type Conversation, type ConversationRecord, type SearchHit, type ToolStep, type Turn } from '../../core/chat/conversation';
+import { titleFromQuestion, type Conversation, type ConversationRecord, type PriorTurnsSummary, type SearchHit, type ToolStep, type Turn } from '../../core/chat/conversation';
 import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './search';
@@ -7,9 +7,10 @@ import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './sea
 /** The in-memory conversation database (sql.js): journal entries applied in order, queries, export. */
 
 /** Column lists shared with salvage, which copies rows out of a damaged file. */
-export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page';
+export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page, tags, prior_summary';
 export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
 const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
+const CONVERSATION_VALUES = CONVERSATION_COLUMNS.split(',').map(() => '?').join(', ');
 
 /** Conversations with their turn count and running token totals. */
 const conversationSelect = (where = '') => `
@@ -99,6 +100,10 @@ export class ConversationDb {
         return this.run('UPDATE conversation SET title = ? WHERE id = ?', [entry.title, entry.conversationId]);
       case 'filed':
         return this.run('UPDATE conversation SET filed_page = ? WHERE id = ?', [entry.slug, entry.conversationId]);
+      case 'tags':
+        return this.run('UPDATE conversation SET tags = ? WHERE id = ?', [JSON.stringify(entry.tags), entry.conversationId]);
+      case 'summary':
+        return this.run('UPDATE conversation SET prior_summary = ? WHERE id = ?', [JSON.stringify(entry.summary), entry.conversationId]);
       case 'delete':
         return this.remove(entry.conversationId);
       case 'restore':
@@ -141,7 +146,9 @@ export class ConversationDb {
   /** Puts a conversation back exactly as recorded, replacing any current version. */
   private putRecord({ conversation: c, turns }: ConversationRecord): void {
     this.remove(c.id);
-    this.run(`INSERT INTO conversation (${CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, [c.id, c.title, c.created, c.updated, c.filedPage ?? null]);
+    this.run(`INSERT INTO conversation (${CONVERSATION_COLUMNS}) VALUES (${CONVERSATION_VALUES})`, [
+      c.id, c.title, c.created, c.updated, c.filedPage ?? null, JSON.stringify(c.tags ?? []), c.priorSummary ? JSON.stringify(c.priorSummary) : null,
+    ]);
     for (const turn of turns) this.insertTurn({ ...turn, conversationId: c.id }, null);
   }
 
@@ -154,7 +161,7 @@ export class ConversationDb {
     this.db.exec('BEGIN');
     try {
       // OR IGNORE: a damaged row (a NULL where a value must be) is left out, not the whole salvage.
-      for (const row of conversations) this.run(`INSERT OR IGNORE INTO conversation (${CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?)`, row);
+      for (const row of conversations) this.run(`INSERT OR IGNORE INTO conversation (${CONVERSATION_COLUMNS}) VALUES (${CONVERSATION_VALUES})`, row);
       for (const row of turns) {
         const [conversationId, , question, , , , , , created] = row;
         this.run('INSERT OR IGNORE INTO conversation (id, title, created, updated) VALUES (?, ?, ?, ?)', [conversationId, titleFromQuestion(String(question)), created, created]);
@@ -191,9 +198,30 @@ export class ConversationDb {
     return row && toTurn(row);
   }
 
-  /** Turns matching every term, most relevant first, then most recent conversation. */
+  /**
+   * Conversations whose tags match every term (a term matches a tag it starts), most recent first,
+   * then turns matching every term, most relevant first, then most recent conversation.
+   */
   search(terms: readonly string[], limit: number): SearchHit[] {
     if (!terms.length || limit <= 0) return [];
+    const tagged = this.searchTags(terms, limit);
+    return [...tagged, ...this.searchTurns(terms, limit - tagged.length)];
+  }
+
+  private searchTags(terms: readonly string[], limit: number): SearchHit[] {
+    const rows = this.query(`SELECT id, title, tags FROM conversation WHERE tags != '[]' ORDER BY updated DESC, id`);
+    const hits: SearchHit[] = [];
+    for (const [id, title, json] of rows) {
+      const tags = JSON.parse(String(json)) as string[];
+      if (!terms.every((term) => tags.some((tag) => tag.startsWith(term)))) continue;
+      hits.push({ conversationId: String(id), conversationTitle: String(title), turnIndex: 0, snippet: `Tagged ${tags.join(', ')}`, tags });
+      if (hits.length >= limit) break;
+    }
+    return hits;
+  }
+
+  private searchTurns(terms: readonly string[], limit: number): SearchHit[] {
+    if (limit <= 0) return [];
     const rows = this.fullText
       ? this.query(`
           SELECT t.conversation_id, t.turn_index, c.title, t.question, t.answer
@@ -293,11 +321,13 @@ function ftsAvailable(db: Database): boolean {
   }
 }
 
-function toConversation([id, title, created, updated, filedPage, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
+function toConversation([id, title, created, updated, filedPage, tags, priorSummary, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
   return {
     id: String(id), title: String(title), created: String(created), updated: String(updated),
     ...(filedPage === null ? {} : { filedPage: String(filedPage) }),
     turnCount: Number(turnCount), inputTokens: Number(inputTokens), outputTokens: Number(outputTokens),
+    tags: JSON.parse(String(tags ?? '[]')) as string[],
+    ...(priorSummary === null ? {} : { priorSummary: JSON.parse(String(priorSummary)) as PriorTurnsSummary }),
   };
 }
 

@@ -2,7 +2,7 @@ import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { WikiError } from '../../core/errors';
-import type { ConversationRecord, Turn } from '../../core/chat/conversation';
+import type { ConversationRecord, PriorTurnsSummary, Turn } from '../../core/chat/conversation';
 import { isMissing, storageError, syncDir } from './files';
 
 /**
@@ -20,12 +20,14 @@ export type JournalChange =
   | { op: 'rename'; conversationId: string; title: string }
   | { op: 'delete'; conversationId: string }
   | { op: 'restore'; record: ConversationRecord }
-  | { op: 'filed'; conversationId: string; slug: string };
+  | { op: 'filed'; conversationId: string; slug: string }
+  | { op: 'tags'; conversationId: string; tags: string[] }
+  | { op: 'summary'; conversationId: string; summary: PriorTurnsSummary };
 
 /** `id` is unique per entry: replaying an entry twice (it may sit in two segments) must be harmless. */
 export type JournalEntry = JournalChange & { v: number; id: string };
 
-const OPS = new Set<string>(['create', 'turn', 'rename', 'delete', 'restore', 'filed']);
+const OPS = new Set<string>(['create', 'turn', 'rename', 'delete', 'restore', 'filed', 'tags', 'summary']);
 const SEGMENT = /^conversations\.journal-(\d+)\.jsonl$/;
 
 export const segmentPath = (dir: string, segment: number): string => path.join(dir, `conversations.journal-${segment}.jsonl`);

@@ -46,6 +46,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // The tool steps of a turn (searches, pages and code read), as JSON.
     up: (db) => db.exec(`ALTER TABLE turn ADD COLUMN steps TEXT NOT NULL DEFAULT '[]';`),
   },
+  {
+    version: 3,
+    // A conversation's tags (a sorted JSON list) and the model's summary of its earliest turns (JSON, or NULL).
+    up: (db) => db.exec(`
+      ALTER TABLE conversation ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE conversation ADD COLUMN prior_summary TEXT;
+    `),
+  },
 ];
 
 export const schemaVersion = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

@@ -18,7 +18,8 @@ export function salvageRows(sql: SqlJsStatic, image: Uint8Array): SalvagedRows {
     // Lets SQLite read a truncated file up to its end instead of refusing it whole; nothing is written.
     db.exec('PRAGMA writable_schema = ON');
     return {
-      conversations: readableRows(db, `SELECT ${CONVERSATION_COLUMNS} FROM conversation`),
+      // A file from before tags (schema 2 and older) has no tags or summary: none of its conversations had any.
+      conversations: readableRows(db, `SELECT ${hasColumn(db, 'conversation', 'tags') ? CONVERSATION_COLUMNS : CONVERSATION_COLUMNS.replace('tags, prior_summary', "'[]', NULL")} FROM conversation`),
       // A file from before tool steps (schema 1) has no steps column: its turns had none.
       turns: readableRows(db, `SELECT ${hasColumn(db, 'turn', 'steps') ? TURN_COLUMNS : TURN_COLUMNS.replace('steps', "'[]'")} FROM turn`),
     };

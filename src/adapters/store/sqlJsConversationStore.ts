@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
-import type { Conversation, ConversationRecord, ConversationStore, SearchHit, Turn } from '../../core/chat/conversation';
+import type { Conversation, ConversationRecord, ConversationStore, PriorTurnsSummary, SearchHit, Turn } from '../../core/chat/conversation';
 import { WikiError } from '../../core/errors';
 import { ConversationDb } from './conversationDb';
 import { FileLock, type LockAttempt } from './fileLock';
@@ -56,6 +56,8 @@ type Settings = Required<Omit<ConversationStoreOptions, 'wasmPath'>>;
 export const DATABASE_FILE = 'conversations.db';
 export const LOCK_FILE = 'conversations.lock';
 const DEFAULT_SEARCH_LIMIT = 20;
+/** What the chat view accepts as a conversation id; an import with any other id gets a new one. */
+const VALID_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Reloads in a row before giving up: each needs another window to compact again meanwhile. */
 const MAX_RELOADS = 5;
 const SET_ASIDE_LOCK_WAIT_MS = 3_000;
@@ -196,6 +198,32 @@ export class SqlJsConversationStore implements ConversationStore {
     return this.operation(async () => {
       this.requireConversation(id);
       await this.record({ op: 'filed', conversationId: id, slug });
+    });
+  }
+
+  setTags(id: string, tags: readonly string[]): Promise<void> {
+    return this.operation(async () => {
+      this.requireConversation(id);
+      await this.record({ op: 'tags', conversationId: id, tags: [...tags] });
+    });
+  }
+
+  setPriorSummary(id: string, summary: PriorTurnsSummary): Promise<void> {
+    const { text, turns, model, created } = summary;
+    return this.operation(async () => {
+      this.requireConversation(id);
+      await this.record({ op: 'summary', conversationId: id, summary: { text, turns, model, created } });
+    });
+  }
+
+  importRecord(record: ConversationRecord): Promise<Conversation> {
+    return this.operation(async () => {
+      // Checked after catching up with the journal: a conversation another window holds is never replaced.
+      const taken = !VALID_ID.test(record.conversation.id) || !!this.db.conversation(record.conversation.id);
+      const id = taken ? randomUUID() : record.conversation.id;
+      const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
+      await this.record({ op: 'restore', record: { conversation: { ...record.conversation, id }, turns } });
+      return this.db.conversation(id)!;
     });
   }
 

@@ -2,9 +2,10 @@ import { parseCitationText } from '../drift/citations';
 import { isLlmError, type LanguageModel } from '../llm';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
-import { titleFromQuestion, type Conversation, type ConversationStore, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
+import { titleFromQuestion, type Conversation, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
-import { buildPrompt, catalog, type PromptSettings } from './prompt';
+import { buildPrompt, carriedPriorTurns, catalog, type PromptSettings } from './prompt';
+import { summarisePriorTurns } from './summary';
 import { isConfident, retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
 import { runToolLoop, type ToolLoopEvents, type ToolLoopResult } from './toolLoop';
 
@@ -33,6 +34,9 @@ export interface AnswerDependencies {
   tools?(): readonly WikiTool[];
   /** Whether a code citation resolves to code that exists now (a missing file or symbol does not). */
   resolves?(citation: { path: string; symbol?: string }): Promise<boolean>;
+  /** Why earlier turns could not be summarised (the footer says only that they could not). */
+  onSummaryFailed?(error: unknown): void;
+  now?(): Date;
 }
 
 export interface ChatDependencies extends AnswerDependencies {
@@ -68,6 +72,10 @@ export interface AskResult {
 export interface AnswerRequest {
   question: string;
   priorTurns?: readonly Pick<Turn, 'question' | 'answer'>[];
+  /** The summary kept from an earlier turn; reused while it covers exactly the turns that fall out. */
+  priorSummary?: PriorTurnsSummary;
+  /** Keeps a summary made for this answer, so later turns reuse it. */
+  onSummary?(summary: PriorTurnsSummary): Promise<void>;
   selection?: SelectionContext;
   attachedPages?: string[];
   offline?: boolean;
@@ -112,7 +120,10 @@ export class AnswerEngine {
     };
     events.onContext?.(context);
     const base = { context, retrieved, steps: [] as ToolStep[], read: [] as string[], inputTokens: 0, outputTokens: 0, stopped: false };
+    // Turns that no longer fit the prompt: summarised when a model answers, else the footer says they were left out.
+    const fallenOut = settings.maxPriorTurns > 0 ? priorTurns.length - carriedPriorTurns(priorTurns, settings).length : 0;
     if ('offline' in choice) {
+      if (fallenOut) context.unsummarisedPriorTurns = { count: fallenOut, reason: 'offline' };
       if (!confident) context.noMatch = true;
       // An offline answer quotes only the pages that match well: those are the pages it used.
       context.pages = context.pages.filter((page) => retrieved.find((found) => found.slug === page.slug)?.confident !== false);
@@ -130,33 +141,73 @@ export class AnswerEngine {
     }
 
     const pageBodies = new Map(grounding.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
+    let summary: PriorTurnsSummary | undefined;
     const prompt = (maxPriorTurns: number) => buildPrompt({
-      question, priorTurns, retrieved: grounding, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns }, tools: tools.length > 0,
+      question, priorTurns, retrieved: grounding, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns }, tools: tools.length > 0, priorSummary: summary,
     });
     const steps: ToolStep[] = [];
     let streamed = '';
     const loopEvents: ToolLoopEvents = { ...events, onText: (delta) => { streamed += delta; events.onText(delta); } };
     const loop = (maxPriorTurns: number) => runToolLoop(choice.model, { ...prompt(maxPriorTurns), tools, settings, steps }, loopEvents, signal);
+    const usage = { inputTokens: 0, outputTokens: 0 };
     try {
+      if (fallenOut) {
+        summary = await this.priorSummary(choice.model, { priorTurns, fallenOut, kept: request.priorSummary, save: request.onSummary, model: settings.model }, usage, signal);
+        if (summary) context.summarisedPriorTurns = fallenOut;
+        else context.unsummarisedPriorTurns = { count: fallenOut, reason: 'failed' };
+      }
       let result: ToolLoopResult;
       try {
         result = await loop(settings.maxPriorTurns);
       } catch (error) {
-        // Too long with history: drop the prior turns, try once more, and say so in the footer.
+        // Too long with history: drop the prior turns and their summary, try once more, and say so in the footer.
         if (!(isLlmError(error) && error.kind === 'context-too-long') || !priorTurns.length || !settings.maxPriorTurns || streamed) throw error;
         context.droppedPriorTurns = Math.min(priorTurns.length, settings.maxPriorTurns);
+        delete context.summarisedPriorTurns;
+        delete context.unsummarisedPriorTurns;
         result = await loop(0);
       }
       if (result.lastInputTokens) context.promptTokens = result.lastInputTokens;
       if (!confident && !steps.some((step) => step.ok)) context.noMatch = true;
       const unverified = await this.unverifiedCitations(result.text, result.read);
       if (unverified.length) context.unverified = unverified;
-      return { ...base, steps, read: [...result.read], text: result.text, model: result.model, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
+      return {
+        ...base, steps, read: [...result.read], text: result.text, model: result.model,
+        inputTokens: usage.inputTokens + result.inputTokens, outputTokens: usage.outputTokens + result.outputTokens,
+      };
     } catch (error) {
       if (!(isLlmError(error) && error.kind === 'cancelled')) throw error;
       const text = streamed ? `${streamed.trimEnd()}\n\n_(stopped)_` : '_(stopped before any answer)_';
-      return { ...base, steps, text, model: settings.model, stopped: true };
+      return { ...base, ...usage, steps, text, model: settings.model, stopped: true };
     }
+  }
+
+  /**
+   * The summary of the `fallenOut` oldest prior turns: the kept one when it covers exactly those,
+   * else a new one (extending the kept one when it covers fewer), saved for later turns.
+   * Undefined when the model could not make it; a cancel is rethrown.
+   */
+  private async priorSummary(
+    model: LanguageModel,
+    request: { priorTurns: readonly Pick<Turn, 'question' | 'answer'>[]; fallenOut: number; kept?: PriorTurnsSummary; save?: (summary: PriorTurnsSummary) => Promise<void>; model: string },
+    usage: { inputTokens: number; outputTokens: number },
+    signal?: AbortSignal,
+  ): Promise<PriorTurnsSummary | undefined> {
+    if (request.kept?.turns === request.fallenOut) return request.kept;
+    let made: Awaited<ReturnType<typeof summarisePriorTurns>>;
+    try {
+      made = await summarisePriorTurns(model, {
+        priorTurns: request.priorTurns, turns: request.fallenOut, previous: request.kept, modelName: request.model, now: this.deps.now?.() ?? new Date(),
+      }, signal);
+    } catch (error) {
+      if (isLlmError(error) && error.kind === 'cancelled') throw error;
+      this.deps.onSummaryFailed?.(error);
+      return undefined;
+    }
+    usage.inputTokens += made.inputTokens;
+    usage.outputTokens += made.outputTokens;
+    await request.save?.(made.summary);
+    return made.summary;
   }
 
   /** Code citations of the answer that no tool showed the model and that do not resolve now. */
@@ -207,7 +258,10 @@ export class ChatService {
     events.onConversation?.(conversation);
     let answer: Answer;
     try {
-      answer = await this.engine.answer({ ...request, question, priorTurns: existing?.turns ?? [] }, events, signal);
+      answer = await this.engine.answer({
+        ...request, question, priorTurns: existing?.turns ?? [], priorSummary: existing?.conversation.priorSummary,
+        onSummary: (summary) => store.setPriorSummary(conversation.id, summary),
+      }, events, signal);
     } catch (error) {
       // A conversation whose first turn failed has nothing in it: do not leave it in the history.
       if (!existing) await store.delete(conversation.id);

@@ -13,6 +13,18 @@ export interface Conversation {
   /** Running totals over the conversation's turns. */
   inputTokens: number;
   outputTokens: number;
+  /** Normalised (see shared/tags.ts), sorted, unique. */
+  tags: string[];
+  /** The model's summary of the turns that no longer fit the prompt, reused until more fall out. */
+  priorSummary?: PriorTurnsSummary;
+}
+
+/** A summary of a conversation's first `turns` turns, made by `model`. */
+export interface PriorTurnsSummary {
+  text: string;
+  turns: number;
+  model: string;
+  created: string;
 }
 
 /** A code selection attached to a question ("Ask about selection"). */
@@ -40,6 +52,10 @@ export interface TurnContext {
   promptTokens?: number;
   /** Prior turns left out of the prompt because it did not fit the model's context. */
   droppedPriorTurns?: number;
+  /** The prompt carried a summary of this many earlier turns instead of the turns themselves. */
+  summarisedPriorTurns?: number;
+  /** Earlier turns that did not fit and could not be summarised, and why. */
+  unsummarisedPriorTurns?: { count: number; reason: 'offline' | 'failed' };
   /** No page cleared the confidence floor and no tool found anything: the answer says so. */
   noMatch?: boolean;
 }
@@ -79,6 +95,8 @@ export interface SearchHit {
   turnIndex: number;
   /** A short excerpt around the match, plain text. */
   snippet: string;
+  /** Set when the conversation matched by its tags (then `turnIndex` is 0). */
+  tags?: string[];
 }
 
 /** Everything about one conversation, enough to restore it after a delete. */
@@ -103,12 +121,26 @@ export interface ConversationStore {
   /** Puts back a deleted conversation exactly as it was (undo). */
   restore(record: ConversationRecord): Promise<void>;
   setFiledPage(id: string, slug: string): Promise<void>;
-  /** Full-text search over questions and answers, best first. */
+  /** Replaces the conversation's tags (normalised by the caller). */
+  setTags(id: string, tags: readonly string[]): Promise<void>;
+  setPriorSummary(id: string, summary: PriorTurnsSummary): Promise<void>;
+  /**
+   * Adds a conversation from an export, never overwriting: when its id is taken, it gets a new one.
+   * Resolves with the conversation as stored.
+   */
+  importRecord(record: ConversationRecord): Promise<Conversation>;
+  /** Full-text search over questions, answers and tags, best first. */
   search(query: string, limit?: number): Promise<SearchHit[]>;
   close(): Promise<void>;
 }
 
 export const TITLE_MAX_CHARS = 80;
+export const MAX_TAGS = 20;
+
+/** Tags sorted and without duplicates, as a conversation keeps them. */
+export function tagSet(tags: Iterable<string>): string[] {
+  return [...new Set(tags)].sort();
+}
 
 /** A conversation's title from its first question: one line, truncated on a word boundary. */
 export function titleFromQuestion(question: string): string {

@@ -9,10 +9,20 @@ export function stepLines(steps: readonly ToolStep[] | undefined): string[] {
   return (steps ?? []).map((step) => `- ${plain(step.label)}: ${step.ok ? '' : 'failed, '}${plain(step.summary)}`);
 }
 
-/** A conversation as a Markdown document a person can read or paste elsewhere. */
+/** Export formats: 1 had no tags and no summary, and its Markdown carried no record to import from. */
+export const EXPORT_FORMAT = 'repo-wiki-conversation';
+export const EXPORT_VERSION = 2;
+/** Opens the hidden comment at the end of a Markdown export that holds the whole record as JSON. */
+export const MARKDOWN_RECORD_MARKER = `<!-- ${EXPORT_FORMAT} `;
+
+/**
+ * A conversation as a Markdown document a person can read or paste elsewhere. It ends with an
+ * HTML comment (invisible when rendered) holding the full record, so an import loses nothing.
+ */
 export function conversationToMarkdown(record: ConversationRecord): string {
   const { conversation, turns } = record;
-  const lines = [`# ${conversation.title}`, '', `_${conversation.created.slice(0, 10)} · ${turns.length} question${turns.length === 1 ? '' : 's'}_`, ''];
+  const tags = conversation.tags.length ? ` · tags: ${conversation.tags.join(', ')}` : '';
+  const lines = [`# ${conversation.title}`, '', `_${conversation.created.slice(0, 10)} · ${turns.length} question${turns.length === 1 ? '' : 's'}${tags}_`, ''];
   for (const turn of turns) {
     lines.push(`## ${turn.question.replace(/\s+/g, ' ').trim()}`, '');
     if (turn.context.selection) {
@@ -25,10 +35,18 @@ export function conversationToMarkdown(record: ConversationRecord): string {
     const pages = turn.context.pages.map((p) => `[[${p.slug}]]${p.stale ? ' (stale)' : ''}`).join(', ');
     lines.push(`_Pages used: ${pages || 'none'} · ${turn.context.offline ? 'offline answer' : turn.model}_`, '');
   }
+  // "<" and ">" only occur inside JSON strings, where "\u003c" and "\u003e" read back the same: so the
+  // record can neither close its comment early ("-->") nor hold a second marker.
+  const json = JSON.stringify(exportObject(record)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  lines.push(`${MARKDOWN_RECORD_MARKER}v${EXPORT_VERSION}`, json, '-->', '');
   return lines.join('\n');
 }
 
 /** A conversation as JSON, with every stored field. */
 export function conversationToJson(record: ConversationRecord): string {
-  return `${JSON.stringify({ format: 'repo-wiki-conversation', version: 1, ...record }, null, 2)}\n`;
+  return `${JSON.stringify(exportObject(record), null, 2)}\n`;
+}
+
+function exportObject(record: ConversationRecord) {
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, conversation: record.conversation, turns: record.turns };
 }

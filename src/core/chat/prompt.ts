@@ -1,6 +1,6 @@
 import type { ChatMessage, SystemBlock } from '../llm';
 import { isArchived, type WikiPage } from '../model';
-import type { SelectionContext, Turn } from './conversation';
+import type { PriorTurnsSummary, SelectionContext, Turn } from './conversation';
 import type { RetrievedPage } from './retrieval';
 
 export interface PromptSettings {
@@ -30,6 +30,8 @@ export const TOOL_RULES = `You can call read-only tools to look things up before
 const CHARS_PER_TOKEN = 4;
 const CATALOG_BUDGET_TOKENS = 4000;
 const PAGES_BUDGET_TOKENS = 12000;
+/** Prior turns (questions and truncated answers) the prompt carries at most; older ones are summarised. */
+export const PRIOR_TURNS_BUDGET_TOKENS = 8000;
 
 /**
  * One line per page (title, summary and, when git knows it, the page's age), sorted by slug so the
@@ -65,11 +67,31 @@ export interface PromptInput {
   settings: PromptSettings;
   /** The model may call tools (adds their rules to the cached system prompt). */
   tools?: boolean;
+  /** A summary of the prior turns that do not fit (see carriedPriorTurns), carried before the rest. */
+  priorSummary?: Pick<PriorTurnsSummary, 'text' | 'turns'>;
 }
 
 /**
- * The request: a stable, cached prefix (instructions and catalog), the prior turns with answers
- * truncated, then the retrieved pages, the selection and the question.
+ * The newest prior turns that the prompt carries: at most `maxPriorTurns`, and only as many as fit
+ * PRIOR_TURNS_BUDGET_TOKENS with their answers truncated. The turns before them fall out.
+ */
+export function carriedPriorTurns<T extends Pick<Turn, 'question' | 'answer'>>(turns: readonly T[], settings: PromptSettings): T[] {
+  let budget = PRIOR_TURNS_BUDGET_TOKENS;
+  let count = 0;
+  while (count < Math.min(settings.maxPriorTurns, turns.length)) {
+    const turn = turns[turns.length - 1 - count];
+    const cost = estimateTokens(turn.question) + estimateTokens(truncate(turn.answer, settings.priorAnswerChars));
+    if (cost > budget) break;
+    budget -= cost;
+    count++;
+  }
+  return turns.slice(turns.length - count);
+}
+
+/**
+ * The request: a stable, cached prefix (instructions and catalog), the summary of the turns that
+ * fell out, the prior turns that fit with answers truncated, then the retrieved pages, the
+ * selection and the question.
  */
 export function buildPrompt(input: PromptInput): { system: SystemBlock[]; messages: ChatMessage[] } {
   const system: SystemBlock[] = [
@@ -77,13 +99,23 @@ export function buildPrompt(input: PromptInput): { system: SystemBlock[]; messag
     { text: `The wiki's pages (the catalog):\n${input.catalog || '(the wiki has no pages yet)'}`, cache: true },
   ];
   const messages: ChatMessage[] = [];
-  const prior = input.settings.maxPriorTurns > 0 ? input.priorTurns.slice(-input.settings.maxPriorTurns) : [];
-  for (const turn of prior) {
+  for (const turn of carriedPriorTurns(input.priorTurns, input.settings)) {
     messages.push({ role: 'user', content: turn.question });
     messages.push({ role: 'assistant', content: truncate(turn.answer, input.settings.priorAnswerChars) });
   }
   messages.push({ role: 'user', content: finalMessage(input) });
+  const summary = input.settings.maxPriorTurns > 0 ? input.priorSummary : undefined;
+  if (summary) {
+    // In the first user message, so the roles still alternate from a user message on.
+    const first = messages[0];
+    first.content = `${summaryBlock(summary)}\n\n${first.content as string}`;
+  }
   return { system, messages };
+}
+
+export function summaryBlock(summary: Pick<PriorTurnsSummary, 'text' | 'turns'>): string {
+  const turns = summary.turns === 1 ? 'turn 1' : `turns 1–${summary.turns}`;
+  return `A summary of the earlier ${turns} of this conversation, which are not repeated here:\n<conversation_summary>\n${neutralise(summary.text, 'conversation_summary')}\n</conversation_summary>`;
 }
 
 function finalMessage(input: PromptInput): string {

@@ -80,7 +80,7 @@ export class WikiParticipant {
     }
     const now = new Date().toISOString();
     const record: ConversationRecord = {
-      conversation: { id: `vscode-chat-${Date.now().toString(36)}`, title: turns[0].question.slice(0, 80), created: now, updated: now, turnCount: turns.length, inputTokens: 0, outputTokens: 0 },
+      conversation: { id: `vscode-chat-${Date.now().toString(36)}`, title: turns[0].question.slice(0, 80), created: now, updated: now, turnCount: turns.length, inputTokens: 0, outputTokens: 0, tags: [] },
       turns: turns.map((turn, index): Turn => ({
         conversationId: '', index, question: turn.question, answer: turn.answer, context: { pages: [], offline: false }, model: 'VS Code chat', inputTokens: 0, outputTokens: 0, created: now,
       })),

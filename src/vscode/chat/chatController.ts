@@ -3,12 +3,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MODEL_DEFAULTS } from '../../core/defaults';
 import { ChatService, type ModelChoice } from '../../core/chat/chatService';
-import type { Conversation, ConversationRecord, ConversationStore, SelectionContext, ToolStep, Turn } from '../../core/chat/conversation';
+import { MAX_TAGS, tagSet, type Conversation, type ConversationRecord, type ConversationStore, type SelectionContext, type ToolStep, type Turn } from '../../core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation } from '../../core/chat/fileBack';
 import { parseCitationText } from '../../core/drift/citations';
 import { isLlmError } from '../../core/llm';
 import type { Wiki } from '../../core/wiki';
+import { normaliseTag } from '../../shared/tags';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, StepView, TurnView, WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
 import { locateCitation } from '../drift/locateCitation';
@@ -47,6 +48,8 @@ export class ChatController implements vscode.Disposable {
       case 'openConversation': return this.openConversation(message.conversationId);
       case 'search': return this.post({ type: 'searchResults', query: message.query, hits: message.query.trim() ? await (await this.store()).search(message.query, 50) : [] });
       case 'rename': await (await this.store()).rename(message.conversationId, message.title.trim()); return this.postConversations();
+      case 'addTag': return this.changeTags(message.conversationId, (tags) => [...tags, message.tag]);
+      case 'removeTag': return this.changeTags(message.conversationId, (tags) => tags.filter((tag) => tag !== message.tag));
       case 'delete': return this.delete(message.conversationId);
       case 'undoDelete': return this.undoDelete(message.conversationId);
       case 'export': return this.exportConversation(message.conversationId, message.format);
@@ -133,6 +136,19 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     this.post({ type: 'conversation', conversation: summary(record.conversation), turns: record.turns.map(turnView) });
+  }
+
+  private async changeTags(id: string, change: (tags: readonly string[]) => string[]): Promise<void> {
+    const store = await this.store();
+    const record = await store.get(id);
+    if (!record) return;
+    const tags = tagSet(change(record.conversation.tags).flatMap((tag) => normaliseTag(tag) ?? []));
+    if (tags.length > MAX_TAGS) {
+      this.post({ type: 'notice', message: `A conversation can have at most ${MAX_TAGS} tags.` });
+      return;
+    }
+    await store.setTags(id, tags);
+    await this.postConversations();
   }
 
   private async delete(id: string): Promise<void> {
@@ -266,6 +282,7 @@ export class ChatController implements vscode.Disposable {
         return !!wiki && !!(await locateCitation(this.services, wiki, citation));
       },
       tools: () => (this.toolWiki ? this.services.tools(this.toolWiki) : []),
+      onSummaryFailed: (error) => this.services.output.warn(`Could not summarise the earlier turns of a conversation: ${error instanceof Error ? error.message : String(error)}`),
       now: () => new Date(),
     });
     return this.chat;
@@ -288,6 +305,7 @@ function summary(conversation: Conversation): ConversationSummary {
   return {
     id: conversation.id, title: conversation.title, updated: conversation.updated, turnCount: conversation.turnCount,
     inputTokens: conversation.inputTokens, outputTokens: conversation.outputTokens, ...(conversation.filedPage ? { filedPage: conversation.filedPage } : {}),
+    tags: conversation.tags,
   };
 }
 
@@ -308,6 +326,8 @@ function turnView(turn: Turn): TurnView {
     ...(turn.steps?.length ? { steps: turn.steps.map(stepView) } : {}),
     ...(turn.context.unverified?.length ? { unverified: turn.context.unverified } : {}),
     ...(turn.context.droppedPriorTurns ? { droppedPriorTurns: turn.context.droppedPriorTurns } : {}),
+    ...(turn.context.summarisedPriorTurns ? { summarisedPriorTurns: turn.context.summarisedPriorTurns } : {}),
+    ...(turn.context.unsummarisedPriorTurns ? { unsummarisedPriorTurns: turn.context.unsummarisedPriorTurns } : {}),
     ...(turn.context.promptTokens ? { promptTokens: turn.context.promptTokens } : {}),
     ...(turn.context.noMatch ? { noMatch: true } : {}),
   };

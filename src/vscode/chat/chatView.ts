@@ -4,7 +4,11 @@ import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../
 import type { Services } from '../services';
 import { DEFAULT_SELECTION_QUESTION, selectionContext } from './askAboutSelection';
 import { ChatController } from './chatController';
+import { cleanUp, cleanUpConversationsCommand, importConversationsCommand, retentionDays } from './conversationMaintenance';
 import { ConversationStoreHost } from './conversationStoreHost';
+
+/** The retention policy runs this long after activation, so opening the history never delays startup. */
+const STARTUP_RETENTION_DELAY_MS = 5_000;
 
 /** The chat webview: CSP with a nonce, every message validated, the work done by the controller. */
 class ChatViewProvider implements vscode.WebviewViewProvider {
@@ -104,7 +108,21 @@ export const chatFeature = {
     const chatController = () => (controller ??= new ChatController(services, stores, post));
     const provider: ChatViewProvider = new ChatViewProvider(context.extensionUri, services, chatController);
     const refresh = () => controller && void controller.postState().catch(() => undefined);
+    const refreshHistory = () => controller && void controller.postConversations().catch((error: Error) => services.output.warn(`Refreshing the chat history: ${error.message}`));
     const { citations, documentSymbols: symbols } = services;
+    const store = () => stores.get();
+
+    // Off by default; when set, conversations past it go at every start (filed ones are kept).
+    const days = retentionDays();
+    if (days) {
+      const timer = setTimeout(() => {
+        void store()
+          .then((opened) => cleanUp(opened, { olderThanDays: days, includeFiled: false }, services.output))
+          .then((outcome) => outcome.deleted.length && refreshHistory())
+          .catch((error: Error) => services.output.warn(`Applying repoWiki.chat.retentionDays: ${error.message}`));
+      }, STARTUP_RETENTION_DELAY_MS);
+      context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+    }
 
     context.subscriptions.push(
       stores,
@@ -123,6 +141,16 @@ export const chatFeature = {
       vscode.commands.registerCommand('repoWiki.newConversation', async () => {
         await provider.reveal();
         provider.post({ type: 'conversation', conversation: null, turns: [] });
+      }),
+      vscode.commands.registerCommand('repoWiki.importConversations', async (files?: unknown) => {
+        const outcome = await importConversationsCommand(store, services.output, files);
+        if (outcome?.imported.length) refreshHistory();
+        return outcome;
+      }),
+      vscode.commands.registerCommand('repoWiki.cleanUpConversations', async (policy?: unknown) => {
+        const outcome = await cleanUpConversationsCommand(store, services.output, policy);
+        if (outcome?.deleted.length) refreshHistory();
+        return outcome;
       }),
       vscode.commands.registerCommand('repoWiki.askAboutSelection', async () => {
         const editor = vscode.window.activeTextEditor;
