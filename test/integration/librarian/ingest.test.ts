@@ -208,6 +208,6 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     hooks.setChangeChooser(async (changes) => changes.map((c) => c.slug));
     await vscode.commands.executeCommand('repoWiki.ingestSelection');
     assert.match(mock.requests.at(-1)!.body.messages[0].content, /<source path="src\/errors.ts" lines="12-14">/);
-    assert.match(fs.readFileSync(path.join(root, '.wiki', 'pages', 'http-error-class.md'), 'utf8'), /sources: \["file:src\/errors.ts#L12-L14"\]/);
+    assert.match(fs.readFileSync(path.join(root, '.wiki', 'pages', 'http-error-class.md'), 'utf8'), /sources: \["file:src\/errors.ts#L12-L14 @[0-9a-f]{40}"\]/, 'the lines, and the version of the selected text');
   });
 });
