@@ -15,6 +15,19 @@ const common = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
+/** Imports of these adapters (path relative to src/adapters, without extension) become requires of the bundles built beside this one. */
+function besideBundles(map) {
+  return {
+    name: 'beside-bundles',
+    setup(build) {
+      build.onResolve({ filter: /\/adapters\/(llm\/anthropicModel|gitWiki)$/ }, (args) => {
+        const key = Object.keys(map).find((adapter) => args.path.endsWith(`/adapters/${adapter}`));
+        return key ? { path: map[key], external: true } : undefined;
+      });
+    },
+  };
+}
+
 const builds = [
   {
     ...common,
@@ -36,9 +49,10 @@ const builds = [
     outdir: 'dist',
   },
   {
-    // Heavy adapters (sql.js, the Anthropic SDK, simple-git; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
+    // Heavy adapters (sql.js, the Anthropic SDK, simple-git, the TS/JS parser; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
     ...common,
-    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts' },
+    // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
+    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -51,6 +65,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     outdir: 'dist',
+    // The Anthropic SDK and simple-git's wiki adapter are the bundles beside it, required by the commands that need them, so every run starts fast.
+    plugins: [besideBundles({ 'llm/anthropicModel': './llm.js', gitWiki: './git.js' })],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -1,6 +1,8 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { FileSymbols, SymbolParser } from '../core/drift/symbols';
 import { isTreeSitterFile, TreeSitterParser } from './treesitter/treeSitterParser';
-import { CachingSymbolParser, TsSymbolParser } from './typescript/tsSymbolParser';
+import type { CachingSymbolParser } from './typescript/tsSymbolParser';
 
 /** Bounds the parses kept of tree-sitter files (TS/JS keeps its own cache). */
 const MAX_CACHED = 2000;
@@ -8,11 +10,21 @@ const MAX_CACHED = 2000;
 /**
  * The parser drift uses for every language: TS/JS through the TypeScript compiler API, the other
  * languages through tree-sitter, whose grammars load on first use. Unchanged text is never parsed twice.
+ * TypeScript itself loads on the first TS/JS file, so a run that cites no TS/JS never parses it.
  */
 export class SourceParser implements SymbolParser {
-  readonly typescript = new CachingSymbolParser(new TsSymbolParser());
+  private ts?: CachingSymbolParser;
   private readonly treeSitter = new TreeSitterParser();
   private readonly cache = new Map<string, FileSymbols>();
+
+  /** The TS/JS parser (with its cache), loaded on first use. */
+  get typescript(): CachingSymbolParser {
+    if (!this.ts) {
+      const { CachingSymbolParser: Caching, TsSymbolParser } = loadTypeScriptModule();
+      this.ts = new Caching(new TsSymbolParser());
+    }
+    return this.ts;
+  }
 
   async prepare(fileName: string): Promise<void> {
     if (isTreeSitterFile(fileName)) await this.treeSitter.prepare(fileName);
@@ -33,4 +45,14 @@ export class SourceParser implements SymbolParser {
     if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return parsed;
   }
+}
+
+/**
+ * The TypeScript compiler is most of a bundle's size, so the CLI and the drift worker share one
+ * bundle of it and the TS/JS parser (tsParser.js, see esbuild.mjs), required on the first TS/JS
+ * file; from compiled sources, the module itself.
+ */
+function loadTypeScriptModule(): typeof import('./typescript/tsSymbolParser') {
+  const bundled = path.join(__dirname, 'tsParser.js');
+  return require(fs.existsSync(bundled) ? bundled : path.join(__dirname, 'typescript', 'tsSymbolParser'));
 }
