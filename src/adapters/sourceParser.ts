@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileSymbols, SymbolParser } from '../core/drift/symbols';
+import type { FileSymbols, SymbolParser, WantedSymbols } from '../core/drift/symbols';
 import { isTreeSitterFile, TreeSitterParser } from './treesitter/treeSitterParser';
 import type { CachingSymbolParser } from './typescript/tsSymbolParser';
 
@@ -15,7 +15,7 @@ const MAX_CACHED = 2000;
 export class SourceParser implements SymbolParser {
   private ts?: CachingSymbolParser;
   private readonly treeSitter = new TreeSitterParser();
-  private readonly cache = new Map<string, FileSymbols>();
+  private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
 
   /** The TS/JS parser (with its cache), loaded on first use. */
   get typescript(): CachingSymbolParser {
@@ -35,13 +35,15 @@ export class SourceParser implements SymbolParser {
     return this.treeSitter.languageOf(fileName);
   }
 
-  parse(fileName: string, text: string): FileSymbols {
+  parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
-    const key = `${fileName.slice(fileName.lastIndexOf('.'))}\u0000${text}`;
-    let parsed = this.cache.get(key);
-    if (parsed) this.cache.delete(key); // re-inserted below: Map order is the LRU order
-    else parsed = this.treeSitter.parse(fileName, text);
-    this.cache.set(key, parsed);
+    // Keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew.
+    const extension = fileName.slice(fileName.lastIndexOf('.')).toLowerCase();
+    const cached = this.cache.get(text);
+    let parsed = cached?.extension === extension ? cached.parsed : undefined;
+    if (cached) this.cache.delete(text); // re-inserted below: Map order is the LRU order
+    parsed ??= this.treeSitter.parse(fileName, text, wanted);
+    this.cache.set(text, { extension, parsed });
     if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return parsed;
   }
