@@ -39,7 +39,7 @@ const named = (fieldName = 'name') => (node: Node): string[] => {
   return text ? [dotted(text)] : [];
 };
 /** `a::b` (C++, Ruby, Rust paths) and `A\B` (PHP) cite as `a.b`. */
-const dotted = (text: string) => text.replace(/::|\\/g, '.').replace(/^\./, '');
+const dotted = (text: string) => (text.includes(':') || text.includes('\\') ? text.replace(/::|\\/g, '.').replace(/^\./, '') : text);
 const noGenerics = (node: Node | null | undefined): string | undefined => {
   if (!node) return undefined;
   if (node.type === 'generic_type') return noGenerics(node.childForFieldName('type'));

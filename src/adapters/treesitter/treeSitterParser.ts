@@ -208,7 +208,7 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
       return;
     }
     if (grammar.walk.has(type)) return visitChildren(node);
-    if (node.childCount === 0) return;
+    if (grammar.commentTypes.has(type) || node.childCount === 0) return;
     for (const { node: declaration } of grammar.declarations.captures(node)) add(declaration);
   };
   visitChildren(root);
@@ -266,6 +266,7 @@ const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'struc
 
 /** A name as citations write it: template arguments (`Foo<T>`) and whitespace left out. */
 function citableName(name: string): string {
+  if (/^[\w.$]*$/.test(name)) return name; // the common case: nothing to drop
   let plain = name;
   for (let previous = ''; previous !== plain; ) {
     previous = plain;
