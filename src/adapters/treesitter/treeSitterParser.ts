@@ -190,26 +190,41 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     }
     return opens ? { body } : 'closed';
   };
-  const visitChildren = (node: Node) => {
-    for (const child of node.namedChildren) if (child) visit(child);
-  };
-  const visit = (node: Node): void => {
-    const type = node.type;
-    if (Object.prototype.hasOwnProperty.call(rules.declarations, type)) {
-      const added = add(node);
-      if (added === 'closed') return;
-      if (added === 'nameless') return visitChildren(node);
-      // A container: its signature's parts as any subtree, its body's members one by one.
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (added.body && child.id === added.body.id) visitChildren(child);
-        else visit(child);
+  /**
+   * Visits a node's children in order. Declarations and blocks are visited one by one; a run of
+   * other siblings (statements, expressions) is searched with one query over its range.
+   */
+  const visitChildren = (node: Node, body?: Node): void => {
+    let runStart = -1;
+    let runEnd = -1;
+    const flush = () => {
+      if (runStart < 0 || runEnd <= runStart) return void (runStart = -1); // nothing but empty nodes
+      // The binding counts query ranges in bytes of UTF-16: two per character.
+      for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) if (found.id !== node.id) add(found);
+      runStart = -1;
+    };
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const type = child.type;
+      if (body && child.id === body.id) {
+        flush();
+        visitChildren(child);
+      } else if (Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
+        flush();
+        visit(child, type);
+      } else if (!grammar.commentTypes.has(type)) {
+        if (runStart < 0) runStart = child.startIndex;
+        runEnd = child.endIndex;
       }
-      return;
     }
-    if (grammar.walk.has(type)) return visitChildren(node);
-    if (grammar.commentTypes.has(type) || node.childCount === 0) return;
-    for (const { node: declaration } of grammar.declarations.captures(node)) add(declaration);
+    flush();
+  };
+  const visit = (node: Node, type: string): void => {
+    if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return visitChildren(node); // a block
+    const added = add(node);
+    if (added === 'closed') return;
+    // A nameless declaration holds what any block holds; a container: its signature's parts as any subtree, its body's members one by one.
+    visitChildren(node, added === 'nameless' ? undefined : added.body);
   };
   visitChildren(root);
   return {
