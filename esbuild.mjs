@@ -15,13 +15,13 @@ const common = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
-/** Imports of these adapters (path relative to src/adapters, without extension) become requires of the bundles built beside this one. */
+/** Imports of these modules (the end of their path, without extension) become requires of the bundles built beside this one. */
 function besideBundles(map) {
   return {
     name: 'beside-bundles',
     setup(build) {
-      build.onResolve({ filter: /\/adapters\/(llm\/anthropicModel|gitWiki)$/ }, (args) => {
-        const key = Object.keys(map).find((adapter) => args.path.endsWith(`/adapters/${adapter}`));
+      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/gitWiki|mcp)$/ }, (args) => {
+        const key = Object.keys(map).find((module) => args.path === module || args.path.endsWith(`/${module}`));
         return key ? { path: map[key], external: true } : undefined;
       });
     },
@@ -65,9 +65,18 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     outdir: 'dist',
-    // The Anthropic SDK and simple-git's wiki adapter are the bundles beside it, required by the commands that need them, so every run starts fast.
-    plugins: [besideBundles({ 'llm/anthropicModel': './llm.js', gitWiki: './git.js' })],
+    // The Anthropic SDK, simple-git's wiki adapter and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
+    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/gitWiki': './git.js', './mcp': './mcp.js' })],
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // `repo-wiki mcp`, required by cli.js for that command only.
+    ...common,
+    entryPoints: { mcp: 'src/cli/mcp.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
   },
   {
     ...common,

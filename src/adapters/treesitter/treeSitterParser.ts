@@ -413,19 +413,23 @@ class TokenText {
   private sorted = true;
   private readonly covered: Array<[number, number]> = [];
   private all = false;
+  private readonly first: number;
+  private readonly second: number;
 
   constructor(
     private readonly text: string,
-    private readonly starts: readonly number[],
+    starts: readonly number[],
     private readonly commentTypes: ReadonlySet<string>,
     private readonly loadAll: () => Array<[number, number]>,
-  ) {}
+  ) {
+    this.first = starts[0];
+    this.second = starts[1] ?? starts[0];
+  }
 
   /** Whether a comment may start at `i`: a character comments start with (Ruby's `=begin` only at the start of a line). */
   private mayStartComment(i: number): boolean {
     const code = this.text.charCodeAt(i);
-    const [first, second = first] = this.starts;
-    if (code !== first && code !== second) return false;
+    if (code !== this.first && code !== this.second) return false;
     return code !== EQUALS || i === 0 || this.text.charCodeAt(i - 1) === 10;
   }
 
