@@ -15,6 +15,19 @@ const common = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
+/** Imports of these modules (the end of their path, without extension) become requires of the bundles built beside this one. */
+function besideBundles(map) {
+  return {
+    name: 'beside-bundles',
+    setup(build) {
+      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/gitWiki|mcp)$/ }, (args) => {
+        const key = Object.keys(map).find((module) => args.path === module || args.path.endsWith(`/${module}`));
+        return key ? { path: map[key], external: true } : undefined;
+      });
+    },
+  };
+}
+
 const builds = [
   {
     ...common,
@@ -36,9 +49,10 @@ const builds = [
     outdir: 'dist',
   },
   {
-    // Heavy adapters (sql.js, the Anthropic SDK, simple-git; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
+    // Heavy adapters (sql.js, the Anthropic SDK, simple-git, the TS/JS parser; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
     ...common,
-    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts' },
+    // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
+    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -51,7 +65,18 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     outdir: 'dist',
+    // The Anthropic SDK, simple-git's wiki adapter and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
+    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/gitWiki': './git.js', './mcp': './mcp.js' })],
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // `repo-wiki mcp`, required by cli.js for that command only.
+    ...common,
+    entryPoints: { mcp: 'src/cli/mcp.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
   },
   {
     ...common,

@@ -12,7 +12,7 @@
 // semantic mode, on the real package only: its time and memory against (a), no goal of its own.
 // Timings on a shared 2-core machine are noisy: ranges are printed, and the load average.
 //
-// Needs `npx tsc -p tsconfig.test.json` (out/) and `npm run build` (dist/driftWorker.js) first.
+// Needs `npx tsc -p tsconfig.test.json` (out/) and `npm run build` (dist/driftWorker.js, dist/tsParser.js) first.
 // Takes about two minutes; its temp dir is removed at the end.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { editTargets } from './edits.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-for (const needed of ['out/src/core/drift/driftEngine.js', 'dist/driftWorker.js']) {
+for (const needed of ['out/src/core/drift/driftEngine.js', 'dist/driftWorker.js', 'dist/tsParser.js']) {
   if (!existsSync(join(repo, needed))) {
     console.error(`Missing ${needed}: run \`npx tsc -p tsconfig.test.json\` and \`npm run build\` first.`);
     process.exit(1);
@@ -63,6 +63,7 @@ try {
   cpSync(join(repo, 'out', 'src'), join(code, 'out', 'src'), { recursive: true });
   mkdirSync(join(code, 'dist'), { recursive: true });
   cpSync(join(repo, 'dist', 'driftWorker.js'), workerScript);
+  cpSync(join(repo, 'dist', 'tsParser.js'), join(code, 'dist', 'tsParser.js')); // the worker requires the TS/JS parser from beside itself
   symlinkSync(join(repo, 'node_modules'), join(code, 'node_modules'), 'dir');
   process.env.DRIFT_BENCH_CODE = code;
 

@@ -1,6 +1,8 @@
-import type { FileSymbols, SymbolParser } from '../core/drift/symbols';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FileSymbols, SymbolParser, WantedSymbols } from '../core/drift/symbols';
 import { isTreeSitterFile, TreeSitterParser } from './treesitter/treeSitterParser';
-import { CachingSymbolParser, TsSymbolParser } from './typescript/tsSymbolParser';
+import type { CachingSymbolParser } from './typescript/tsSymbolParser';
 
 /** Bounds the parses kept of tree-sitter files (TS/JS keeps its own cache). */
 const MAX_CACHED = 2000;
@@ -8,11 +10,21 @@ const MAX_CACHED = 2000;
 /**
  * The parser drift uses for every language: TS/JS through the TypeScript compiler API, the other
  * languages through tree-sitter, whose grammars load on first use. Unchanged text is never parsed twice.
+ * TypeScript itself loads on the first TS/JS file, so a run that cites no TS/JS never parses it.
  */
 export class SourceParser implements SymbolParser {
-  readonly typescript = new CachingSymbolParser(new TsSymbolParser());
+  private ts?: CachingSymbolParser;
   private readonly treeSitter = new TreeSitterParser();
-  private readonly cache = new Map<string, FileSymbols>();
+  private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
+
+  /** The TS/JS parser (with its cache), loaded on first use. */
+  get typescript(): CachingSymbolParser {
+    if (!this.ts) {
+      const { CachingSymbolParser: Caching, TsSymbolParser } = loadTypeScriptModule();
+      this.ts = new Caching(new TsSymbolParser());
+    }
+    return this.ts;
+  }
 
   async prepare(fileName: string): Promise<void> {
     if (isTreeSitterFile(fileName)) await this.treeSitter.prepare(fileName);
@@ -23,14 +35,26 @@ export class SourceParser implements SymbolParser {
     return this.treeSitter.languageOf(fileName);
   }
 
-  parse(fileName: string, text: string): FileSymbols {
+  parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
-    const key = `${fileName.slice(fileName.lastIndexOf('.'))}\u0000${text}`;
-    let parsed = this.cache.get(key);
-    if (parsed) this.cache.delete(key); // re-inserted below: Map order is the LRU order
-    else parsed = this.treeSitter.parse(fileName, text);
-    this.cache.set(key, parsed);
+    // Keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew.
+    const extension = fileName.slice(fileName.lastIndexOf('.')).toLowerCase();
+    const cached = this.cache.get(text);
+    let parsed = cached?.extension === extension ? cached.parsed : undefined;
+    if (cached) this.cache.delete(text); // re-inserted below: Map order is the LRU order
+    parsed ??= this.treeSitter.parse(fileName, text, wanted);
+    this.cache.set(text, { extension, parsed });
     if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return parsed;
   }
+}
+
+/**
+ * The TypeScript compiler is most of a bundle's size, so the CLI and the drift worker share one
+ * bundle of it and the TS/JS parser (tsParser.js, see esbuild.mjs), required on the first TS/JS
+ * file; from compiled sources, the module itself.
+ */
+function loadTypeScriptModule(): typeof import('./typescript/tsSymbolParser') {
+  const bundled = path.join(__dirname, 'tsParser.js');
+  return require(fs.existsSync(bundled) ? bundled : path.join(__dirname, 'typescript', 'tsSymbolParser'));
 }

@@ -23,6 +23,14 @@ export interface LanguageRules {
   wrappers?: readonly string[];
   /** Sibling nodes before a declaration that belong to its signature (Rust's `#[...]` attributes). */
   leadingAttributes?: readonly string[];
+  /**
+   * Node types that hold declarations as statements (blocks, groups): their children are read one
+   * by one. Any other subtree outside a function body is searched whole, which finds the same
+   * declarations, only more slowly when it is large.
+   */
+  walk?: readonly string[];
+  /** The characters a comment can start with (default `/`): a range without any has no comment. */
+  commentStarts?: string;
 }
 
 const field = (name: string) => (node: Node) => node.childForFieldName(name);
@@ -31,7 +39,7 @@ const named = (fieldName = 'name') => (node: Node): string[] => {
   return text ? [dotted(text)] : [];
 };
 /** `a::b` (C++, Ruby, Rust paths) and `A\B` (PHP) cite as `a.b`. */
-const dotted = (text: string) => text.replace(/::|\\/g, '.').replace(/^\./, '');
+const dotted = (text: string) => (text.includes(':') || text.includes('\\') ? text.replace(/::|\\/g, '.').replace(/^\./, '') : text);
 const noGenerics = (node: Node | null | undefined): string | undefined => {
   if (!node) return undefined;
   if (node.type === 'generic_type') return noGenerics(node.childForFieldName('type'));
@@ -77,6 +85,7 @@ const hasFunctionDeclarator = (node: Node): boolean => {
 };
 const cFamily: LanguageRules = {
   grammar: 'tree-sitter-cpp.wasm',
+  walk: ['preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_elifdef', 'linkage_specification', 'template_declaration', 'field_declaration_list', 'enumerator_list'],
   declarations: {
     function_definition: { kind: 'function', names: declaratorName, body: field('body') },
     // A prototype (a header's `int f(void);`) or a member function declared in a class.
@@ -97,6 +106,8 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.py': {
     grammar: 'tree-sitter-python.wasm',
     wrappers: ['decorated_definition'],
+    walk: ['decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'for_statement', 'while_statement'],
+    commentStarts: '#',
     declarations: {
       class_definition: container('class'),
       function_definition: rule('function'),
@@ -104,6 +115,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   },
   '.go': {
     grammar: 'tree-sitter-go.wasm',
+    walk: ['type_declaration', 'const_declaration', 'var_declaration', 'field_declaration_list'],
     declarations: {
       function_declaration: rule('function'),
       method_declaration: { kind: 'method', names: goReceiver, body: field('body') },
@@ -118,6 +130,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.rs': {
     grammar: 'tree-sitter-rust.wasm',
     leadingAttributes: ['attribute_item'],
+    walk: ['field_declaration_list', 'enum_variant_list'],
     declarations: {
       function_item: rule('function'),
       function_signature_item: { kind: 'method', names: named() },
@@ -135,6 +148,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   },
   '.java': {
     grammar: 'tree-sitter-java.wasm',
+    walk: ['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body'],
     declarations: {
       class_declaration: container('class'),
       interface_declaration: container('interface'),
@@ -149,6 +163,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   },
   '.cs': {
     grammar: 'tree-sitter-c-sharp.wasm',
+    walk: ['namespace_declaration', 'file_scoped_namespace_declaration', 'enum_member_declaration_list'],
     declarations: {
       class_declaration: container('class'),
       struct_declaration: container('struct'),
@@ -164,6 +179,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   },
   '.rb': {
     grammar: 'tree-sitter-ruby.wasm',
+    commentStarts: '#=',
     declarations: {
       class: container('class', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
       module: container('module', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
@@ -173,6 +189,8 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   },
   '.php': {
     grammar: 'tree-sitter-php.wasm',
+    walk: ['namespace_definition', 'compound_statement', 'enum_declaration_list'],
+    commentStarts: '/#',
     declarations: {
       class_declaration: container('class'),
       interface_declaration: container('interface'),

@@ -8,21 +8,29 @@
 // JavaScript never walks the tree; hashes are taken per symbol on first read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Language, Node, Query, QueryCapture } from '@vscode/tree-sitter-wasm';
-import type { FileSymbols, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
+import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
+import { CONTAINER_KINDS, type FileSymbols, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
 
 const FNV_OFFSET = 0x811c9dc5;
+const EQUALS = 61;
 
 /** Whether drift reads symbols of this file with tree-sitter. */
 export function isTreeSitterFile(file: string): boolean {
   return path.extname(file).toLowerCase() in LANGUAGES;
 }
 
-/** A loaded grammar and its outline query (declarations and comments). */
+/** A loaded grammar, its queries, and how to read its outline. */
 interface Grammar {
   language: Language;
-  outline: Query;
+  /** Every declaration in a subtree, in document order (for the parts of a file that are not walked). */
+  declarations: Query;
+  /** Every comment of a file (the grammars name comments differently). */
+  comments: Query;
+  /** The comments' node types. */
+  commentTypes: ReadonlySet<string>;
+  /** Node types whose children are walked from JavaScript (statement blocks, preprocessor groups, ...). */
+  walk: ReadonlySet<string>;
 }
 
 type Runtime = typeof import('@vscode/tree-sitter-wasm');
@@ -58,18 +66,37 @@ export class TreeSitterParser implements SymbolParser {
     return rules && this.loaded.get(rules.grammar)?.language;
   }
 
-  parse(fileName: string, text: string): FileSymbols {
+  parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     const rules = rulesOf(fileName);
     const grammar = rules && this.loaded.get(rules.grammar);
     if (!rules || !grammar || !this.parser) throw new Error(`No grammar is loaded for ${fileName}: call prepare() first.`);
-    this.parser.setLanguage(grammar.language);
-    const tree = this.parser.parse(text);
-    if (!tree) throw new Error(`tree-sitter could not parse ${fileName}.`);
+    const tree = this.parseTree(fileName, text, grammar);
     try {
-      const captures = grammar.outline.captures(tree.rootNode);
-      return indexFile(captures.filter((capture) => capture.name === 'declaration').map((capture) => capture.node), rules, new TokenText(text, captures.filter((capture) => capture.name === 'comment')));
+      const tokens = new TokenText(text, commentStarts(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
+      const index = outline(tree.rootNode, grammar, rules);
+      // Comments are found only where a wanted symbol is hashed, while the tree is still here.
+      if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
+      for (const name of wanted?.names ?? []) index.prepare(name, tokens);
+      return symbolsOf(index.pieces, tokens);
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
+    }
+  }
+
+  private parseTree(fileName: string, text: string, grammar: Grammar): Tree {
+    this.parser!.setLanguage(grammar.language);
+    const tree = this.parser!.parse(text);
+    if (!tree) throw new Error(`tree-sitter could not parse ${fileName}.`);
+    return tree;
+  }
+
+  /** Every comment of a file, for a hash nobody asked for at parse time: parsed again. */
+  private allComments(fileName: string, text: string, grammar: Grammar): Array<[number, number]> {
+    const tree = this.parseTree(fileName, text, grammar);
+    try {
+      return grammar.comments.captures(tree.rootNode).map(({ node }): [number, number] => [node.startIndex, node.endIndex]);
+    } finally {
+      tree.delete();
     }
   }
 }
@@ -82,21 +109,27 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
   })();
   const { Language, Query } = await runtime;
   const language = await Language.load(new Uint8Array(fs.readFileSync(path.join(grammarDir, rules.grammar))));
-  return { language, outline: new Query(language, outlinePatterns(language, rules)) };
-}
-
-/**
- * One query per grammar finds its declarations and its comments (the grammars name comments
- * differently), so the tree is walked inside WebAssembly, once.
- */
-function outlinePatterns(language: Language, rules: LanguageRules): string {
-  const patterns = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
+  const declarations = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
   const comments = new Set<string>();
   for (let id = 0; id < language.nodeTypeCount; id++) {
     const type = language.nodeTypeForId(id);
     if (type && /comment/.test(type) && language.nodeTypeIsNamed(id) && language.nodeTypeIsVisible(id)) comments.add(type);
   }
-  return [...patterns, ...[...comments].map((type) => `(${type}) @comment`)].join('\n');
+  return {
+    language,
+    declarations: new Query(language, declarations.join('\n')),
+    comments: new Query(language, [...comments].map((type) => `(${type}) @comment`).join('\n')),
+    commentTypes: comments,
+    walk: new Set([...WALKED, ...(rules.walk ?? [])]),
+  };
+}
+
+/** Statement lists and groups that hold declarations in most grammars: walked, not queried. */
+const WALKED = ['module', 'program', 'source_file', 'translation_unit', 'compilation_unit', 'block', 'declaration_list', 'body_statement'];
+
+/** The characters a comment can start with: a range without them has no comment. */
+function commentStarts(rules: LanguageRules): readonly number[] {
+  return [...(rules.commentStarts ?? '/')].map((char) => char.charCodeAt(0));
 }
 
 function rulesOf(file: string): LanguageRules | undefined {
@@ -119,31 +152,105 @@ interface Piece {
   endLine: number;
 }
 
+interface Entry {
+  kind: SymbolKind;
+  pieces: Piece[];
+  /** While the tree is alive: the smallest nodes around each piece's signature and body, to look for comments in. */
+  roots?: Array<{ sig: Node; body?: Node }>;
+}
+
 /**
- * Names the declarations (in document order) by their nesting: a declaration inside a container or
- * scope is its member; one inside anything else (a function body) is not a symbol.
+ * The declarations of a file, walked from the root: a declaration inside a container or scope is
+ * its member; one inside anything else (a function body) is not a symbol, so function bodies are
+ * never visited. Statement blocks are walked from JavaScript; other subtrees (expressions, which
+ * rarely hold a declaration) are searched with the declarations query, inside WebAssembly.
  */
-function indexFile(declarations: Node[], rules: LanguageRules, tokens: TokenText): FileSymbols {
-  const pieces = new Map<string, { kind: SymbolKind; pieces: Piece[] }>();
+function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
+  const pieces = new Map<string, Entry>();
   // Open declarations around the current one: `prefix` names its members; `members` is false inside a function.
   const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean }> = [];
-  for (const node of declarations) {
+  /** Indexes one declaration (in document order): 'closed' when nothing inside it can be a symbol, 'nameless' when it declares no name, else its body. */
+  const add = (node: Node): 'closed' | 'nameless' | { body?: Node } => {
     while (open.length && open[open.length - 1].end <= node.startIndex) open.pop();
     const around = open[open.length - 1];
-    if (around && !around.members) continue;
+    if (around && !around.members) return 'closed';
     const rule = rules.declarations[node.type];
     const names = rule.names(node).map(citableName).filter(Boolean);
-    if (!names.length) continue;
+    if (!names.length) return 'nameless';
     const body = rule.body?.(node) ?? undefined;
     const kind = kindOf(rule, node);
     const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
+    const end = node.endIndex;
+    const made = rule.scope ? undefined : piece(node, end, body, rules);
     for (const name of names) {
       const qualified = around ? `${around.prefix}.${name}` : name;
-      if (!rule.scope) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, piece(node, body, rules));
+      if (made) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, made);
       // Pushed for the last name only: a declaration with several names (`A, B int`) has no members.
-      if (name === names[names.length - 1]) open.push({ end: node.endIndex, prefix: qualified, members: opens, inType: rule.scope === true || TYPE_KINDS.has(kind) });
+      if (name === names[names.length - 1]) open.push({ end, prefix: qualified, members: opens, inType: rule.scope === true || TYPE_KINDS.has(kind) });
     }
-  }
+    return opens ? { body } : 'closed';
+  };
+  /**
+   * Visits a node's children in order. Declarations and blocks are visited one by one; a run of
+   * other siblings (statements, expressions) is searched with one query over its range.
+   */
+  const visitChildren = (node: Node, body?: Node): void => {
+    let runStart = -1;
+    let runEnd = -1;
+    const flush = () => {
+      if (runStart < 0 || runEnd <= runStart) return void (runStart = -1); // nothing but empty nodes
+      // The binding counts query ranges in bytes of UTF-16: two per character.
+      for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) if (found.id !== node.id) add(found);
+      runStart = -1;
+    };
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const type = child.type;
+      if (body && child.id === body.id) {
+        flush();
+        visitChildren(child);
+      } else if (Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
+        flush();
+        visit(child, type);
+      } else if (!grammar.commentTypes.has(type)) {
+        if (runStart < 0) runStart = child.startIndex;
+        runEnd = child.endIndex;
+      }
+    }
+    flush();
+  };
+  const visit = (node: Node, type: string): void => {
+    if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return visitChildren(node); // a block
+    const added = add(node);
+    if (added === 'closed') return;
+    // A nameless declaration holds what any block holds; a container: its signature's parts as any subtree, its body's members one by one.
+    visitChildren(node, added === 'nameless' ? undefined : added.body);
+  };
+  visitChildren(root);
+  return {
+    pieces,
+    /** Finds the comments a wanted symbol's fingerprint needs (a container's: its members' signatures). */
+    prepare(name: string, tokens: TokenText) {
+      const entry = pieces.get(name);
+      if (!entry?.roots) return;
+      const container = CONTAINER_KINDS.has(entry.kind);
+      entry.pieces.forEach((p, i) => {
+        tokens.cover(p.sigStart, p.sigEnd, entry.roots![i].sig);
+        if (!container) tokens.cover(p.bodyStart, p.bodyEnd, entry.roots![i].body ?? entry.roots![i].sig);
+      });
+      if (!container) return;
+      const prefix = `${name}.`;
+      for (const [member, memberEntry] of pieces) {
+        if (!member.startsWith(prefix) || member.includes('.', prefix.length) || !memberEntry.roots) continue;
+        memberEntry.pieces.forEach((p, i) => tokens.cover(p.sigStart, p.sigEnd, memberEntry.roots![i].sig));
+      }
+    },
+  };
+}
+
+/** The symbols of a file; fingerprints are taken per symbol when first read. */
+function symbolsOf(pieces: Map<string, Entry>, tokens: TokenText): FileSymbols {
+  for (const entry of pieces.values()) entry.roots = undefined; // the tree is deleted next
   const computed = new Map<string, SourceSymbol>();
   const get = (name: string) => {
     let symbol = computed.get(name);
@@ -158,6 +265,12 @@ function indexFile(declarations: Node[], rules: LanguageRules, tokens: TokenText
       return (all ??= new Map([...pieces.keys()].map((name) => [name, get(name)!])));
     },
     get,
+    members(name: string) {
+      const prefix = `${name}.`;
+      const found: SourceSymbol[] = [];
+      for (const member of pieces.keys()) if (member.startsWith(prefix) && !member.includes('.', prefix.length)) found.push(get(member)!);
+      return found;
+    },
     get fingerprint() {
       return (fingerprint ??= hex(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
     },
@@ -168,6 +281,7 @@ const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'struc
 
 /** A name as citations write it: template arguments (`Foo<T>`) and whitespace left out. */
 function citableName(name: string): string {
+  if (/^[\w.$]*$/.test(name)) return name; // the common case: nothing to drop
   let plain = name;
   for (let previous = ''; previous !== plain; ) {
     previous = plain;
@@ -184,86 +298,204 @@ function isContainer(rule: DeclarationRule, node: Node): boolean {
   return typeof rule.container === 'function' ? rule.container(node) : rule.container === true;
 }
 
-function record(pieces: Map<string, { kind: SymbolKind; pieces: Piece[] }>, name: string, kind: SymbolKind, piece: Piece): void {
+function record(pieces: Map<string, Entry>, name: string, kind: SymbolKind, made: { piece: Piece; roots: { sig: Node; body?: Node } }): void {
   const entry = pieces.get(name);
   // Overloads and redefinitions make one symbol: the first one's kind, every piece hashed in order.
-  if (entry) entry.pieces.push(piece);
-  else pieces.set(name, { kind, pieces: [piece] });
+  if (entry) {
+    entry.pieces.push(made.piece);
+    entry.roots?.push(made.roots);
+  } else pieces.set(name, { kind, pieces: [made.piece], roots: [made.roots] });
 }
 
-function piece(node: Node, body: Node | undefined, rules: LanguageRules): Piece {
+function piece(node: Node, end: number, body: Node | undefined, rules: LanguageRules): { piece: Piece; roots: { sig: Node; body?: Node } } {
   let start = node;
   // Decorators and attributes belong to the signature.
-  if (node.parent && rules.wrappers?.includes(node.parent.type)) start = node.parent;
+  if (rules.wrappers) {
+    const parent = node.parent;
+    if (parent && rules.wrappers.includes(parent.type)) start = parent;
+  }
   let first = start;
-  for (let sibling = start.previousNamedSibling; sibling && rules.leadingAttributes?.includes(sibling.type); sibling = sibling.previousNamedSibling) first = sibling;
-  const bodyStart = body ? body.startIndex : node.endIndex;
+  if (rules.leadingAttributes) {
+    for (let sibling = start.previousNamedSibling; sibling && rules.leadingAttributes.includes(sibling.type); sibling = sibling.previousNamedSibling) first = sibling;
+  }
+  const bodyStart = body ? body.startIndex : end;
   return {
-    sigStart: first.startIndex,
-    sigEnd: bodyStart,
-    bodyStart,
-    bodyEnd: body ? body.endIndex : node.endIndex,
-    startLine: first.startPosition.row,
-    endLine: node.endPosition.row,
+    piece: {
+      sigStart: first.startIndex,
+      sigEnd: bodyStart,
+      bodyStart,
+      bodyEnd: body ? body.endIndex : end,
+      startLine: first.startPosition.row,
+      endLine: node.endPosition.row,
+    },
+    // Attributes before a declaration are its siblings: their parent holds the whole signature.
+    roots: { sig: first === start ? start : (start.parent ?? start), body },
   };
 }
 
-/** A symbol whose body hash is taken only when read: a container's anchor records its shape instead. */
+/** A symbol whose hashes are taken only when read: a container's anchor records its shape instead of its body. */
 function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], tokens: TokenText): SourceSymbol {
-  let sig = FNV_OFFSET;
-  for (const p of pieces) sig = tokens.hash(p.sigStart, p.sigEnd, sig).hash;
-  let body: { hash: string; empty: boolean } | undefined;
-  const bodyOf = () => {
-    if (!body) {
+  return new LazySymbol(name, kind, pieces, tokens);
+}
+
+class LazySymbol implements SourceSymbol {
+  readonly startLine: number;
+  readonly endLine: number;
+  private sigHash?: number;
+  private bodyHash?: string;
+  private empty = false;
+
+  constructor(
+    readonly name: string,
+    readonly kind: SymbolKind,
+    private readonly pieces: Piece[],
+    private readonly tokens: TokenText,
+  ) {
+    let startLine = pieces[0].startLine;
+    let endLine = pieces[0].endLine;
+    for (const p of pieces) {
+      startLine = Math.min(startLine, p.startLine);
+      endLine = Math.max(endLine, p.endLine);
+    }
+    this.startLine = startLine;
+    this.endLine = endLine;
+  }
+
+  private sigOf(): number {
+    if (this.sigHash === undefined) {
+      let hash = FNV_OFFSET;
+      for (const p of this.pieces) hash = this.tokens.hash(p.sigStart, p.sigEnd, hash).hash;
+      this.sigHash = hash;
+    }
+    return this.sigHash;
+  }
+
+  private bodyOf(): string {
+    if (this.bodyHash === undefined) {
       let hash = FNV_OFFSET;
       let chars = 0;
       let hasBody = false;
-      for (const p of pieces) {
+      for (const p of this.pieces) {
         if (p.bodyStart >= p.bodyEnd) continue;
-        const hashed = tokens.hash(p.bodyStart, p.bodyEnd, hash);
+        const hashed = this.tokens.hash(p.bodyStart, p.bodyEnd, hash);
         hash = hashed.hash;
         chars += hashed.chars;
         hasBody = true;
       }
       // Delimiters at most (`{}`, `:`, `end`): nothing to tell one such body from another.
-      body = { hash: hex(hasBody ? hash : sig), empty: hasBody && chars <= 3 };
+      this.bodyHash = hex(hasBody ? hash : this.sigOf());
+      this.empty = hasBody && chars <= 3;
     }
-    return body;
-  };
-  return {
-    name,
-    kind,
-    startLine: Math.min(...pieces.map((p) => p.startLine)),
-    endLine: Math.max(...pieces.map((p) => p.endLine)),
-    sig: hex(sig),
-    get body() {
-      return bodyOf().hash;
-    },
-    get emptyBody() {
-      return bodyOf().empty;
-    },
-  };
+    return this.bodyHash;
+  }
+
+  get sig(): string {
+    return hex(this.sigOf());
+  }
+
+  get body(): string {
+    return this.bodyOf();
+  }
+
+  get emptyBody(): boolean {
+    this.bodyOf();
+    return this.empty;
+  }
 }
 
-/** A file's text with its comments located, hashed as tokens. */
+/**
+ * A file's text, hashed as tokens: comments and whitespace skipped. Comments are known only in
+ * the ranges `cover` looked into while the tree was alive; a hash elsewhere that may hold one
+ * (a comment's first character is in it) gets every comment of the file, from a second parse.
+ */
 class TokenText {
-  private readonly comments: Array<[number, number]>;
+  private comments: Array<[number, number]> = [];
+  private sorted = true;
+  private readonly covered: Array<[number, number]> = [];
+  private all = false;
+  private readonly first: number;
+  private readonly second: number;
 
-  constructor(private readonly text: string, comments: QueryCapture[]) {
-    this.comments = comments.map(({ node }): [number, number] => [node.startIndex, node.endIndex]).sort((a, b) => a[0] - b[0]);
+  constructor(
+    private readonly text: string,
+    starts: readonly number[],
+    private readonly commentTypes: ReadonlySet<string>,
+    private readonly loadAll: () => Array<[number, number]>,
+  ) {
+    this.first = starts[0];
+    this.second = starts[1] ?? starts[0];
+  }
+
+  /** Whether a comment may start at `i`: a character comments start with (Ruby's `=begin` only at the start of a line). */
+  private mayStartComment(i: number): boolean {
+    const code = this.text.charCodeAt(i);
+    if (code !== this.first && code !== this.second) return false;
+    return code !== EQUALS || i === 0 || this.text.charCodeAt(i - 1) === 10;
+  }
+
+  /** Whether [start, end) may hold a comment: a comment may start in it. */
+  private mayHaveComment(start: number, end: number): boolean {
+    const stop = Math.min(end, this.text.length);
+    for (let i = start; i < stop; i++) if (this.mayStartComment(i)) return true;
+    return false;
+  }
+
+  /**
+   * Finds the comments in [start, end) under `root`: where a comment may start, the syntax node
+   * there says whether one does (far fewer calls than a query over every node of a body).
+   */
+  cover(start: number, end: number, root: Node): void {
+    if (start >= end || this.all || this.isCovered(start, end)) return;
+    const stop = Math.min(end, this.text.length);
+    for (let i = start; i < stop; i++) {
+      if (!this.mayStartComment(i)) continue;
+      for (let node: Node | null = root.descendantForIndex(i); node && node.startIndex === i; node = node.parent) {
+        if (this.commentTypes.has(node.type)) {
+          const commentEnd = node.endIndex;
+          this.comments.push([i, commentEnd]);
+          this.sorted = false;
+          i = commentEnd - 1;
+          break;
+        }
+        if (node.id === root.id) break;
+      }
+    }
+    this.covered.push([start, end]);
+  }
+
+  addComments(captures: QueryCapture[], start: number, end: number): void {
+    for (const { node } of captures) this.comments.push([node.startIndex, node.endIndex]);
+    this.sorted = false;
+    if (start === 0 && end >= this.text.length) this.all = true;
+    else this.covered.push([start, end]);
+  }
+
+  private isCovered(start: number, end: number): boolean {
+    for (const [from, to] of this.covered) if (from <= start && end <= to) return true;
+    return false;
   }
 
   /** FNV-1a over [start, end), comments and whitespace skipped; also how many characters were hashed. */
   hash(start: number, end: number, seed = FNV_OFFSET): { hash: number; chars: number } {
     const text = this.text;
     const stop = Math.min(end, text.length);
+    if (!this.all && start < stop && !this.isCovered(start, stop) && this.mayHaveComment(start, stop)) {
+      this.comments = this.loadAll();
+      this.sorted = false;
+      this.all = true;
+    }
+    if (!this.sorted) {
+      this.comments.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      this.sorted = true;
+    }
+    const comments = this.comments;
     let hash = seed;
     let chars = 0;
-    let comment = firstEndingAfter(this.comments, start);
+    let comment = firstEndingAfter(comments, start);
     for (let i = start; i < stop; i++) {
-      while (comment < this.comments.length && this.comments[comment][1] <= i) comment++;
-      if (comment < this.comments.length && this.comments[comment][0] <= i) {
-        i = this.comments[comment][1] - 1;
+      while (comment < comments.length && comments[comment][1] <= i) comment++;
+      if (comment < comments.length && comments[comment][0] <= i) {
+        i = comments[comment][1] - 1;
         continue;
       }
       const code = text.charCodeAt(i);

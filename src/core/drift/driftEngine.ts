@@ -4,7 +4,7 @@ import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { findCitations, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser, type TypeFingerprints } from './symbols';
+import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -92,9 +92,18 @@ export class DriftEngine {
     let pagesChecked = 0;
     // Archived pages are out of service: their citations are history, not claims about the code now.
     const cited = pages.filter((page) => page.readable && !isArchived(page)).map((page) => ({ page, citations: only ? this.citationsOf(page).filter((citation) => only(citation, page)) : this.citationsOf(page) }));
-    // Read every cited file concurrently once; the checks below then hit the cache.
-    const paths = new Set(cited.flatMap(({ citations }) => citations.filter((c) => !c.outside).map((c) => c.path)));
-    await Promise.all([...paths].map((file) => this.source(file)));
+    // Read every cited file concurrently once, telling the parser what will be read of it; the checks below then hit the cache.
+    const wanted = new Map<string, { names: Set<string>; wholeFile: boolean }>();
+    for (const { citations } of cited) {
+      for (const citation of citations) {
+        if (citation.outside) continue;
+        let entry = wanted.get(citation.path);
+        if (!entry) wanted.set(citation.path, (entry = { names: new Set(), wholeFile: false }));
+        if (citation.symbol) entry.names.add(citation.symbol);
+        else entry.wholeFile = true;
+      }
+    }
+    await Promise.all([...wanted].map(([file, reads]) => this.source(file, reads)));
     for (const { page, citations } of cited) {
       if (cancel?.cancelled) break;
       pagesChecked++;
@@ -111,7 +120,7 @@ export class DriftEngine {
   /** The fingerprint a citation would be stamped with now, or undefined when it does not resolve. */
   async currentAnchor(citation: Pick<Citation, 'path' | 'symbol' | 'outside'>): Promise<string | undefined> {
     if (citation.outside) return undefined;
-    const source = await this.source(citation.path);
+    const source = await this.source(citation.path, { names: citation.symbol ? [citation.symbol] : [], wholeFile: !citation.symbol });
     if (!source.exists) return undefined;
     if (!citation.symbol) return fileAnchor(source.fingerprint);
     const declared = await this.declaration(citation.path, citation.symbol);
@@ -273,16 +282,17 @@ export class DriftEngine {
     return undefined;
   }
 
-  private source(relPath: string): Promise<SourceState> {
+  /** A file's state, read once; `wanted` tells the parser what the first reader will ask of it. */
+  private source(relPath: string, wanted?: WantedSymbols): Promise<SourceState> {
     let state = this.sources.get(relPath);
     if (!state) {
-      state = this.read(relPath);
+      state = this.read(relPath, wanted);
       this.sources.set(relPath, state);
     }
     return state;
   }
 
-  private async read(relPath: string): Promise<SourceState> {
+  private async read(relPath: string, wanted?: WantedSymbols): Promise<SourceState> {
     let bytes: Uint8Array;
     try {
       // No stat first: one system call less per cited file, and a missing file shows up here anyway.
@@ -294,7 +304,7 @@ export class DriftEngine {
     }
     if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
     await this.parser.prepare?.(relPath);
-    const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes));
+    const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes), wanted);
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }

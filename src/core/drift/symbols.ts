@@ -52,11 +52,20 @@ export interface TypeFingerprints {
   invalidate(relPath: string): void;
 }
 
+/**
+ * What a caller is about to read of a parse: these symbols' fingerprints, and the whole file's.
+ * A parser may do the work for these while it still has the syntax tree; any other read still works.
+ */
+export interface WantedSymbols {
+  readonly names: Iterable<string>;
+  readonly wholeFile?: boolean;
+}
+
 /** Parses source text into symbols: TS/JS with the TypeScript compiler API, other languages with tree-sitter. */
 export interface SymbolParser {
   /** Loads what parsing this file needs (a grammar); parse() may be called once it resolves. */
   prepare?(fileName: string): Promise<void>;
-  parse(fileName: string, text: string): FileSymbols;
+  parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols;
 }
 
 /** Kinds whose citation means the declaration's shape (heritage, member names and signatures), not every line inside it. */
