@@ -1,7 +1,7 @@
 import { queryTerms, tokenize, WikiRetriever } from '../chat/retrieval';
-import { WikiError } from '../errors';
+import { isFileAccessError, WikiError } from '../errors';
 import { LlmError, type ChatMessage, type LanguageModel } from '../llm';
-import type { WikiPage } from '../model';
+import type { LogEntry, WikiPage } from '../model';
 import type { Wiki } from '../wiki';
 import { preparePlan, type CitationResolver, type PreparedPlan } from './changes';
 import { contentHash, pastIngests, sourceDiff, sourceEntry } from './memory';
@@ -121,7 +121,7 @@ export async function planIngest(deps: IngestDeps, given: readonly IngestSource[
  * and for the changed ones finds what changed since, when git still has the old version.
  */
 async function rememberSources(deps: IngestDeps, given: readonly IngestSource[]) {
-  const past = pastIngests((await deps.wiki.readLog()).entries);
+  const past = pastIngests(await readableLog(deps.wiki));
   const sources: IngestSource[] = [];
   const unchanged: IngestPlanResult['unchanged'] = [];
   const hashes: Record<string, string> = {};
@@ -139,6 +139,19 @@ async function rememberSources(deps: IngestDeps, given: readonly IngestSource[])
     if (last && before !== undefined) changedSince.set(source.ref, { since: last.ts, diff: sourceDiff(source.path, before, source.text) });
   }
   return { sources, unchanged, hashes, changedSince };
+}
+
+/**
+ * The log's entries, or none when the log cannot be read safely (a link out of the wiki): then
+ * nothing is remembered, and the write at the end refuses that log with its own message.
+ */
+async function readableLog(wiki: Wiki): Promise<LogEntry[]> {
+  try {
+    return (await wiki.readLog()).entries;
+  } catch (error) {
+    if (!isFileAccessError(error)) throw error;
+    return [];
+  }
 }
 
 /** One request, and one repair request when the reply breaks the contract. */
