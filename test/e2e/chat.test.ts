@@ -192,6 +192,8 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
   });
 
   it('asks about a selection from the editor context menu', async () => {
+    // The selection fills in its question only when the box is empty (a draft is never overwritten).
+    await chat().locator('#question').fill('');
     await page.locator('.monaco-workbench .part.statusbar').click({ position: { x: 600, y: 5 } });
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget .quick-input-box input');

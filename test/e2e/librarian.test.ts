@@ -39,7 +39,7 @@ describe('The librarian in a real VS Code workbench (installed from the .vsix)',
     workspace = prepareWorkspace(path.join(ROOT, 'demo'));
     fs.mkdirSync(path.join(workspace, 'docs'));
     fs.writeFileSync(path.join(workspace, 'docs', 'caching.md'), '# Caching\n\nWe cache GET responses once the pipeline has produced them.\nErrors are never cached: they become responses at the edge.\n');
-    session = await openWorkbenchSession(workspace, { env: { ANTHROPIC_API_KEY: API_KEY }, settings: { 'repoWiki.llm.baseUrl': mock.url } });
+    session = await openWorkbenchSession(workspace, { env: { ANTHROPIC_API_KEY: API_KEY }, settings: { 'repoWiki.llm.baseUrl': mock.url, 'repoWiki.lint.llm.minAgeDays': 0 } }); // the demo's pages were updated days ago
     page = session.page;
   });
 

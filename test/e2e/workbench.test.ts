@@ -110,6 +110,9 @@ describe('Repo Wiki in a real VS Code workbench (installed from the .vsix)', fun
       const problems = page.locator('.markers-panel');
       const row = problems.locator('.monaco-list-row', { hasText: 'The code of TodoStore.complete changed since this page was verified.' }).first();
       await row.waitFor({ timeout: 30000 });
+      // A hover left open over the Problems panel would take the double-click.
+      await page.mouse.move(0, 0);
+      await page.keyboard.press('Escape');
       await row.dblclick();
       await page.locator('.tab.active', { hasText: 'errors-become-responses-at-the-edge.md' }).waitFor({ timeout: 30000 });
       await openQuickFixes('Show what changed');
