@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { webviewHtml } from '../webviewHtml';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services';
@@ -67,23 +67,12 @@ class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts));
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${asset('dist', 'codicons', 'codicon.css')}" rel="stylesheet">
-<link href="${asset('media', 'chat.css')}" rel="stylesheet">
-<title>Repo Wiki chat</title>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, this.extensionUri, {
+      title: 'Repo Wiki chat',
+      styles: [['dist', 'codicons', 'codicon.css'], ['media', 'chat.css']],
+      script: ['dist', 'webview.js'],
+      body: '<div id="app"></div>',
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { webviewHtml } from '../webviewHtml';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildWikiGraph } from '../../core/authoring';
@@ -83,21 +83,7 @@ class GraphPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(16).toString('base64');
-    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts));
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; font-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${asset('media', 'graph.css')}" rel="stylesheet">
-<title>Wiki graph</title>
-</head>
-<body>
-<script nonce="${nonce}" src="${asset('dist', 'graph.js')}"></script>
-</body>
-</html>`;
+    return webviewHtml(webview, this.extensionUri, { title: 'Wiki graph', styles: [['media', 'graph.css']], script: ['dist', 'graph.js'] });
   }
 
   dispose(): void {
