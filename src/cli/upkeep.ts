@@ -1,7 +1,7 @@
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { UPKEEP_DEFAULTS } from '../core/defaults';
-import type { Wiki } from '../core/wiki';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepPlan } from '../core/upkeep/upkeep';
+import { lastChanged } from '../core/pageAge';
 import { pageHistory } from './pageAges';
 
 interface Io {
@@ -18,7 +18,7 @@ export async function upkeepCommand(core: WorkspaceCore, options: { dryRun: bool
   const { wiki, drift } = core;
   const today = new Date().toISOString().slice(0, 10);
   const archiveAfterDays = options.archiveAfterDays ?? UPKEEP_DEFAULTS.archiveAfterDays;
-  const { plan, pagesChecked, result } = await runUpkeep(wiki, { check: (pages) => drift.check(pages), lastChanged: () => lastChangedPages(wiki) }, { today, archiveAfterDays, dryRun: options.dryRun });
+  const { plan, pagesChecked, result } = await runUpkeep(wiki, { check: (pages) => drift.check(pages), lastChanged: async () => lastChanged(await pageHistory(wiki)) }, { today, archiveAfterDays, dryRun: options.dryRun });
   if (options.json) {
     io.out(JSON.stringify({ dryRun: options.dryRun, ...plan, written: result?.pages ?? [], indexRebuilt: result?.indexChanged ?? false }, null, 2));
     return 0;
@@ -38,9 +38,4 @@ export function planLines(plan: UpkeepPlan): string[] {
     ...plan.reactivated.map((slug) => `active again ${at(slug)}  every citation resolves again`),
     ...plan.archived.map(({ slug, was, idleDays }) => `archived     ${at(slug)}  ${was}, untouched for ${idleDays} days`),
   ];
-}
-
-/** When git last changed each page. */
-async function lastChangedPages(wiki: Wiki): Promise<Map<string, Date>> {
-  return new Map([...(await pageHistory(wiki))].map(([slug, history]) => [slug, history.changed]));
 }

@@ -56,3 +56,8 @@ export function parsePageHistory(log: string, pagesDir = '.wiki/pages/'): Map<st
 export function pageAgeTags(history: ReadonlyMap<string, PageHistory>, pages: readonly { slug: string; frontmatter: { corroborations?: number } }[], now: Date): Map<string, string> {
   return new Map(pages.map((page) => [page.slug, pageAgeTag(history.get(page.slug), now, page.frontmatter.corroborations ?? 0)]));
 }
+
+/** When git last changed each page, by slug: what upkeep judges "untouched" by. */
+export function lastChanged(history: ReadonlyMap<string, PageHistory>): Map<string, Date> {
+  return new Map([...history].map(([slug, { changed }]) => [slug, changed]));
+}

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { WorkspaceFiles } from '../../adapters/files/workspaceFiles';
 import type { Conversation, ConversationStore } from '../../core/chat/conversation';
 import { ImportError, parseConversationExport } from '../../core/chat/import';
 import { deleteExpired, selectExpired, type RetentionPolicy } from '../../core/chat/retention';
@@ -25,9 +26,9 @@ export async function importConversations(store: ConversationStore, output: vsco
   for (const uri of files) {
     const file = path.basename(uri.fsPath);
     try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`the file is ${Math.round(stat.size / 1024 / 1024)} MB, larger than any conversation export`);
-      const record = parseConversationExport(utf8(await vscode.workspace.fs.readFile(uri)));
+      // Through the file-access module: a FIFO, a device or an oversized file is refused, never waited on.
+      const bytes = await new WorkspaceFiles(path.dirname(uri.fsPath)).readFile(uri.fsPath, { maxBytes: MAX_IMPORT_BYTES });
+      const record = parseConversationExport(utf8(bytes));
       // One store change per file: it is imported whole or not at all.
       const stored = await store.importRecord(record);
       outcome.imported.push({ file, id: stored.id, title: stored.title });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { UPKEEP_DEFAULTS } from '../../core/defaults';
+import { lastChanged } from '../../core/pageAge';
 import { isUpkeepInterval, upkeepDue, type UpkeepInterval } from '../../core/upkeep/schedule';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepRun } from '../../core/upkeep/upkeep';
 import type { Wiki } from '../../core/wiki';
@@ -35,7 +36,7 @@ export const upkeepFeature = {
         const archiveAfterDays = vscode.workspace.getConfiguration('repoWiki.upkeep', vscode.Uri.file(wiki.root)).get<number>('archiveAfterDays') ?? UPKEEP_DEFAULTS.archiveAfterDays;
         const run = await runUpkeep(wiki, {
           check: async () => (await services.driftWorker()).request({ kind: 'check', root: wiki.root, fresh: true }),
-          lastChanged: async () => new Map([...(await services.ages.history(wiki))].map(([slug, history]) => [slug, history.changed])),
+          lastChanged: async () => lastChanged(await services.ages.history(wiki)),
         }, { today: new Date().toISOString().slice(0, 10), archiveAfterDays, dryRun: false });
         const at = Date.now();
         await context.workspaceState.update(lastRunKey(wiki.root), at);
