@@ -42,7 +42,8 @@ const builds = [
   {
     // Drift analysis (TypeScript included) runs in a worker thread, never at activation.
     ...common,
-    entryPoints: { driftWorker: 'src/adapters/drift/driftWorker.ts' },
+    // parseWorker: tree-sitter parses of a full scan, on one thread per core (see ParsePool).
+    entryPoints: { driftWorker: 'src/adapters/drift/driftWorker.ts', parseWorker: 'src/adapters/treesitter/parseWorker.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',

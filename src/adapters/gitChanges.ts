@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { WikiError } from '../core/errors';
 
@@ -17,8 +19,10 @@ export async function filesChangedSince(folder: string, ref: string): Promise<st
     throw new WikiError('unknown-revision', `Git cannot compare with "${ref}": ${firstLine(error)}`, hint);
   }
   // --relative: paths relative to this folder, even when the repository root is above it.
-  const changed = await git.raw(['diff', '--name-only', '--no-renames', '--relative', '-z', base, '--']);
-  const untracked = await git.raw(['ls-files', '--others', '--exclude-standard', '-z']);
+  const [changed, untracked] = await Promise.all([
+    git.raw(['diff', '--name-only', '--no-renames', '--relative', '-z', base, '--']),
+    git.raw(['ls-files', '--others', '--exclude-standard', '-z']),
+  ]);
   return [...new Set([...changed.split('\0'), ...untracked.split('\0')].filter(Boolean))].sort();
 }
 
@@ -43,4 +47,24 @@ export async function fileAtCommit(folder: string, commit: string, relPath: stri
   } catch {
     return undefined; // the commit is not in this clone, or the file did not exist then
   }
+}
+
+/**
+ * The slugs of the pages in `pagesDir` (a folder under `folder`) whose text holds one of `needles`,
+ * tracked or not, found by one `git grep` rather than by reading every page: a pull request's check
+ * then reads only those. A candidate list: the caller still reads each page through the guarded loader.
+ */
+export async function pagesMentioning(folder: string, pagesDir: string, needles: readonly string[]): Promise<string[]> {
+  const patterns = needles.filter((needle) => needle && !needle.includes('\n'));
+  if (!patterns.length) return [];
+  const relDir = path.relative(folder, pagesDir).split(path.sep).join('/');
+  const listed = await new Promise<string>((resolve, reject) => {
+    const child = execFile('git', ['grep', '-l', '-z', '-F', '--untracked', '-f', '-', '--', relDir], { cwd: folder, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (!error) resolve(stdout);
+      else if (error.code === 1 && !stderr.trim()) resolve(''); // no page mentions them
+      else reject(new WikiError('git-unavailable', `git grep could not search ${relDir}: ${stderr.trim() || error.message}`, 'Check that this folder is a git checkout, or run drift without --changed-since.'));
+    });
+    child.stdin?.end(patterns.join('\n'));
+  });
+  return listed.split('\0').map((file) => path.posix.basename(file)).filter((name) => name.endsWith('.md')).map((name) => name.slice(0, -3));
 }

@@ -17,6 +17,9 @@ export class SourceParser implements SymbolParser {
   private readonly treeSitter = new TreeSitterParser();
   private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
 
+  /** `threads: false` parses every file on the calling thread (to measure against a one-thread floor). */
+  constructor(private readonly threads = true) {}
+
   /** The TS/JS parser (with its cache), loaded on first use. */
   get typescript(): CachingSymbolParser {
     if (!this.ts) {
@@ -37,16 +40,35 @@ export class SourceParser implements SymbolParser {
 
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
-    // Keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew.
-    const extension = fileName.slice(fileName.lastIndexOf('.')).toLowerCase();
+    return this.remember(fileName, text, this.cached(fileName, text) ?? this.treeSitter.parse(fileName, text, wanted));
+  }
+
+  /** As parse(), with no prepare() needed; a tree-sitter file parses on a worker thread, so a batch of files uses every core. */
+  async parseOffThread(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols> {
+    if (!isTreeSitterFile(fileName) || !this.threads) return (await this.prepare(fileName), this.parse(fileName, text, wanted));
+    return this.remember(fileName, text, this.cached(fileName, text) ?? (await this.treeSitter.parseOffThread(fileName, text, wanted)));
+  }
+
+  async releaseThreads(): Promise<void> {
+    await this.treeSitter.releaseThreads();
+  }
+
+  // Keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew.
+  private cached(fileName: string, text: string): FileSymbols | undefined {
     const cached = this.cache.get(text);
-    let parsed = cached?.extension === extension ? cached.parsed : undefined;
-    if (cached) this.cache.delete(text); // re-inserted below: Map order is the LRU order
-    parsed ??= this.treeSitter.parse(fileName, text, wanted);
-    this.cache.set(text, { extension, parsed });
+    if (cached) this.cache.delete(text); // re-inserted by remember(): Map order is the LRU order
+    return cached?.extension === extensionOf(fileName) ? cached.parsed : undefined;
+  }
+
+  private remember(fileName: string, text: string, parsed: FileSymbols): FileSymbols {
+    this.cache.set(text, { extension: extensionOf(fileName), parsed });
     if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return parsed;
   }
+}
+
+function extensionOf(fileName: string): string {
+  return fileName.slice(fileName.lastIndexOf('.')).toLowerCase();
 }
 
 /**

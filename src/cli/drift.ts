@@ -1,8 +1,9 @@
+import * as path from 'node:path';
 import { fileAtCommit, headCommit } from '../adapters/gitChanges';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { DriftCode } from '../core/drift/driftCodes';
-import type { Citation } from '../core/drift/citations';
-import type { DriftEngine, DriftIssue, DriftReport } from '../core/drift/driftEngine';
+import { pagesCiting, type Citation } from '../core/drift/citations';
+import type { DriftIssue, DriftReport } from '../core/drift/driftEngine';
 import { whatChanged } from '../core/drift/whatChanged';
 import { relocateCitation } from '../core/pageEdits';
 import type { Wiki } from '../core/wiki';
@@ -18,11 +19,11 @@ import type { WikiPage } from '../core/model';
  * With `changed` (workspace-relative paths), only what the change touches is checked: edited pages,
  * and the citations into changed files (a citation into an unchanged file cannot have drifted by it).
  */
-export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
+export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; mentioning?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
   const stamping = options.stamp || review.length > 0;
-  // Only the pages that mention a changed path can cite it: the rest are not even parsed.
-  let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed } : {});
+  // Only the pages that mention a changed path can cite it: the rest are not even parsed, nor read when `mentioning` names them.
+  let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed, slugs: options.mentioning && [...options.mentioning, ...editedPages(wiki, options.changed)] } : {});
   let stamped = 0;
   let stampError: WikiError | undefined;
   if (stamping) {
@@ -41,13 +42,13 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
     }
     if (stamped) pages = await wiki.loadPages();
   }
-  let checked = options.changed ? onlyTouched(engine, pages, options.changed) : pages;
+  let checked = options.changed ? onlyTouched(pages, options.changed) : pages;
   const only = options.changed && changedCitations(options.changed);
   let report = await engine.check(checked, undefined, only);
   const fixed = options.fix ? await updateCitations(wiki, checked, report.issues) : [];
   if (fixed.length) {
     const again = new Set(checked.map((page) => page.slug));
-    checked = (await wiki.loadPages()).filter((page) => again.has(page.slug));
+    checked = await wiki.loadPages({ slugs: [...again] });
     report = await engine.check(checked, undefined, only);
   }
   return { report, stamped, fixed, ...(stampError ? { stampError } : {}) };
@@ -67,6 +68,12 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
   return fixed;
 }
 
+/** The slugs of the pages among changed paths. */
+function editedPages(wiki: Wiki, changed: readonly string[]): string[] {
+  const folder = wiki.relative(wiki.pagesDir);
+  return changed.filter((file) => path.posix.dirname(file) === folder && file.endsWith('.md')).map((file) => path.posix.basename(file, '.md'));
+}
+
 /** What a change can have made wrong: every citation of an edited page, and citations into a changed file. */
 function changedCitations(changed: readonly string[]): (citation: Citation, page: WikiPage) => boolean {
   const paths = new Set(changed);
@@ -74,9 +81,9 @@ function changedCitations(changed: readonly string[]): (citation: Citation, page
 }
 
 /** The pages a change touches: those edited, and those citing a changed file. */
-function onlyTouched(engine: DriftEngine, pages: WikiPage[], changed: readonly string[]): WikiPage[] {
+function onlyTouched(pages: WikiPage[], changed: readonly string[]): WikiPage[] {
   const paths = new Set(changed);
-  const citing = new Set(engine.pagesCiting(pages, paths));
+  const citing = new Set(pagesCiting(pages, paths));
   return pages.filter((page) => paths.has(page.relPath) || citing.has(page));
 }
 

@@ -156,14 +156,18 @@ export class Wiki {
 
   /**
    * Every page; with `mentioning`, only the pages whose text contains one of those strings (or
-   * whose own path is one of them), the others left unparsed.
+   * whose own path is one of them), the others left unparsed; with `slugs`, only those pages (the
+   * folder is not listed, and a missing one is left out), each parsed again only when its bytes changed.
    */
-  async loadPages(options: { mentioning?: readonly string[] } = {}): Promise<WikiPage[]> {
-    const names = (await this.pagesFolder()).names;
+  async loadPages(options: { mentioning?: readonly string[]; slugs?: readonly string[] } = {}): Promise<WikiPage[]> {
+    // A slug never names a path: no separator, so a request cannot reach past pages/.
+    const names = options.slugs ? [...new Set(options.slugs)].filter((slug) => !/[\\/]/.test(slug)).map((slug) => `${slug}.md`) : (await this.pagesFolder()).names;
     const wanted = options.mentioning && mentionTest(options.mentioning, (name) => this.relative(path.join(this.pagesDir, name)));
     const pages = await Promise.all(names.map((name) => this.loadEntry(name, wanted)));
-    const present = new Set(names);
-    for (const name of this.parsed.keys()) if (!present.has(name)) this.parsed.delete(name);
+    if (!options.slugs) {
+      const present = new Set(names);
+      for (const name of this.parsed.keys()) if (!present.has(name)) this.parsed.delete(name);
+    }
     return pages.filter((page): page is WikiPage => page !== undefined);
   }
 

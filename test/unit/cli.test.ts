@@ -172,17 +172,19 @@ describe('repo-wiki CLI', function () {
       const errors = path.join(ws, 'src/errors.ts');
       fs.writeFileSync(errors, fs.readFileSync(errors, 'utf8').replace('export function isHttpError(', 'export function isHttpFailure(').replace('return value instanceof HttpError;', 'return value instanceof Error;'));
       fs.appendFileSync(path.join(ws, '.wiki/pages/router-trailing-slashes.md'), '\nEdited on the branch.\n');
+      fs.writeFileSync(path.join(ws, '.wiki/pages/new-on-branch.md'), '---\ntitle: New on the branch\ntopic: architecture\nsummary: Not committed yet.\nstatus: active\ntags: []\ncreated: 2026-11-01\nupdated: 2026-11-01\n---\nIt cites `src/errors.ts:isHttpError`.\n');
       const touched = run(['drift', '--workspace', ws, '--changed-since', 'main', '--format', 'json']);
       assert.equal(touched.code, 1, 'the missing symbol is still an error');
       const report = JSON.parse(touched.stdout);
       const citingErrors = fs.readdirSync(path.join(ws, '.wiki/pages')).filter((name) => fs.readFileSync(path.join(ws, '.wiki/pages', name), 'utf8').includes('`src/errors.ts'));
       assert.equal(report.pagesChecked, new Set([...citingErrors, 'router-trailing-slashes.md']).size);
       assert.ok(report.issues.some((i: { code: string; citation: string }) => i.code === 'missing-symbol' && i.citation === 'src/errors.ts:isHttpError'));
+      assert.ok(report.issues.some((i: { page: string }) => i.page === '.wiki/pages/new-on-branch.md'), 'a page not yet committed is found too');
       const touchedPages = new Set([...citingErrors, 'router-trailing-slashes.md'].map((name) => `.wiki/pages/${name}`));
       assert.ok(report.issues.every((i: { page: string }) => touchedPages.has(i.page)), 'pages citing only unchanged files are not checked');
       assert.ok(report.issues.every((i: { page: string; citation: string }) => i.page.endsWith('/router-trailing-slashes.md') || i.citation.startsWith('src/errors.ts')), 'on a page not edited, only citations into the changed file are checked (the drifted TodoStore citations beside them are not this change\'s)');
       const text = run(['drift', '--workspace', ws, '--changed-since', 'main']);
-      assert.match(text.stdout, /Only the pages touched by the 2 files changed since main\./);
+      assert.match(text.stdout, /Only the pages touched by the 3 files changed since main\./);
 
       const unknown = run(['drift', '--workspace', ws, '--changed-since', 'no-such-branch']);
       assert.equal(unknown.code, 2);

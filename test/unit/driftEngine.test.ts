@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { citationsOf, pagesCiting } from '../../src/core/drift/citations';
 import { contentFingerprint, DriftEngine, type SymbolSearch } from '../../src/core/drift/driftEngine';
 import { fileAnchor, type FileSymbols, type SourceSymbol, type SymbolParser } from '../../src/core/drift/symbols';
 import { parsePage } from '../../src/core/page';
@@ -70,14 +71,13 @@ describe('DriftEngine', () => {
   });
 
   it('picks the pages citing changed files, parsing each version of a page\'s citations once', () => {
-    const { engine } = setup({});
     const one = page('one', '`src/a.ts:Foo` and `src/b.ts`');
     const two = page('two', '`src/c.ts:Bar`');
-    assert.deepEqual(engine.pagesCiting([one, two], new Set(['src/b.ts'])).map((p) => p.slug), ['one']);
-    assert.deepEqual(engine.pagesCiting([one, two], new Set(['src/x.ts'])), []);
-    assert.equal(engine.citationsOf(one), engine.citationsOf(one), 'the same page object reuses its parse');
+    assert.deepEqual(pagesCiting([one, two], new Set(['src/b.ts'])).map((p) => p.slug), ['one']);
+    assert.deepEqual(pagesCiting([one, two], new Set(['src/x.ts'])), []);
+    assert.equal(citationsOf(one), citationsOf(one), 'the same page object reuses its parse');
     const edited = page('one', '`src/c.ts:Bar`');
-    assert.deepEqual(engine.pagesCiting([edited, two], new Set(['src/c.ts'])).map((p) => p.slug), ['one', 'two'], 'a new version of a page is parsed again');
+    assert.deepEqual(pagesCiting([edited, two], new Set(['src/c.ts'])).map((p) => p.slug), ['one', 'two'], 'a new version of a page is parsed again');
   });
 
   it('tells a signature change from a body change and reports the anchor to record', async () => {

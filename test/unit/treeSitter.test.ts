@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { SourceParser } from '../../src/adapters/sourceParser';
+import { ParsePool } from '../../src/adapters/treesitter/parsePool';
+import { packOutline, TreeSitterParser, unpackOutline } from '../../src/adapters/treesitter/treeSitterParser';
 import { WorkspaceSearch } from '../../src/adapters/workspaceSearch';
 import { parseCitationText } from '../../src/core/drift/citations';
 import { DriftEngine } from '../../src/core/drift/driftEngine';
@@ -249,5 +251,53 @@ describe('qualified names in each language', () => {
     assert.deepEqual(await names('m.php', '<?php\nclass A {\n  private $x = 1;\n  public function f() {}\n}\nfunction g() {}\n'), ['A class', 'A.x property', 'A.f method', 'g function']);
     assert.deepEqual(await names('m.c', 'struct point { int x; };\nint area(int w) { return w; }\nint proto(void);\n'), ['point struct', 'point.x property', 'area function', 'proto function']);
     assert.deepEqual(await names('m.cpp', 'namespace ns {\nclass Foo {\n  void bar();\n};\nvoid Foo::bar() {}\n}\n'), ['ns namespace', 'ns.Foo class', 'ns.Foo.bar method']);
+  });
+});
+
+describe('a full scan parses on worker threads', function () {
+  this.timeout(60000);
+
+  it('a parse thread outlines every language as this thread does', async () => {
+    const here = new TreeSitterParser();
+    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')))!;
+    assert.ok(pool, 'the worker script is built beside the parser');
+    try {
+      for (const real of SOURCES) {
+        const text = fs.readFileSync(real.source(), 'utf8');
+        await here.prepare(real.file);
+        const wanted = { names: real.cite };
+        assert.deepEqual(await pool.outline(real.file, text, wanted), unpackOutline(packOutline(here.outlineOf(real.file, text, wanted))), real.language);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a batch of files checked on threads gets the verdicts of one thread: none when clean, a rename when renamed', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-batch-'));
+    try {
+      const copies = SOURCES.flatMap((real) => Array.from({ length: 5 }, (_, i) => ({ real, file: `copy${i}/${real.file}` })));
+      for (const { real, file } of copies) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.copyFileSync(real.source(), path.join(root, file));
+      }
+      const files = new WorkspaceFiles(root, { syncReads: true });
+      const engine = (parser: SourceParser) => new DriftEngine(root, files, parser, new WorkspaceSearch(root, files));
+      const stamper = engine(new SourceParser(false));
+      const anchors: Record<string, string> = {};
+      for (const { real, file } of copies) anchors[`${file}:${real.rename}`] = (await stamper.currentAnchor({ path: file, symbol: real.rename, outside: false }))!;
+      const page = () => parsePage('.wiki/pages/all.md', 'all', new TextEncoder().encode(pageText('All', Object.keys(anchors).map((citation) => `- \`${citation}\``).join('\n'), { anchors: JSON.stringify(anchors) })));
+      assert.ok(copies.length >= 32, 'enough files for a batch on threads');
+      assert.deepEqual((await engine(new SourceParser()).check([page()])).issues, []);
+
+      const python = copies.find(({ real }) => real.language === 'Python')!;
+      const name = python.real.rename;
+      const target = path.join(root, python.file);
+      fs.writeFileSync(target, fs.readFileSync(target, 'utf8').replace(new RegExp(`\\bclass ${name}\\b|\\bdef ${name}\\b|\\b${name} = `), (match) => match.replace(name, `${name}Renamed`)));
+      const issues = (await engine(new SourceParser()).check([page()])).issues.map((issue) => `${issue.code} ${issue.data.citation} ${issue.data.renamedTo ?? ''}`.trim());
+      assert.deepEqual(issues, [`renamed-symbol ${python.file}:${name} ${name}Renamed`]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Worker-thread entry: drift analysis (TypeScript parsing included) runs here, off the extension host's main thread.
 import { parentPort, workerData } from 'node:worker_threads';
+import { pagesCiting } from '../../core/drift/citations';
 import { stampPage } from '../../core/drift/stamp';
 import { whatChanged } from '../../core/drift/whatChanged';
 import { WikiError } from '../../core/errors';
@@ -31,9 +32,7 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
       if (request.fresh) engine.invalidateAll();
       const texts = request.texts ?? {};
       // A save re-checks a few pages: read only those, not the whole wiki.
-      const loaded = request.slugs
-        ? (await Promise.all(request.slugs.map((slug) => wiki.readPage(slug)))).filter((page) => page !== undefined)
-        : await wiki.loadPages();
+      const loaded = await wiki.loadPages(request.slugs ? { slugs: request.slugs } : {});
       const selected = loaded.map((page) => (page.slug in texts ? parsePage(page.relPath, page.slug, new TextEncoder().encode(texts[page.slug])) : page));
       const pages = request.slugs?.map((slug) => wiki.relative(wiki.pagePath(slug)));
       return { ...(await engine.check(selected, flag)), pages } satisfies ScopedDriftReport;
@@ -41,10 +40,11 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
     case 'sourcesChanged': {
       for (const path of request.paths) engine.invalidate(path);
       if (request.listChanged) search.reset();
-      const all = await wiki.loadPages();
       // A created or deleted file can resolve a moved symbol anywhere: re-check everything then.
-      if (request.listChanged) return await engine.check(all, flag) satisfies ScopedDriftReport;
-      const citing = engine.pagesCiting(all, new Set(request.paths));
+      if (request.listChanged) return await engine.check(await wiki.loadPages(), flag) satisfies ScopedDriftReport;
+      // A save: the host names the pages citing the files (from its own snapshot), so the rest of the wiki is not read.
+      const candidates = await wiki.loadPages(request.citing ? { slugs: request.citing } : {});
+      const citing = pagesCiting(candidates, new Set(request.paths));
       return { ...(await engine.check(citing, flag)), pages: citing.map((page) => page.relPath) } satisfies ScopedDriftReport;
     }
     case 'stamp': {

@@ -8,8 +8,12 @@ export type DriftRequest =
   /** `texts` holds unsaved page text by slug; it is checked instead of the file on disk. */
   /** `fresh`: read every cited file again first (upkeep, whose verdicts change page status, never trusts the watcher's cache). */
   | { kind: 'check'; root: string; slugs?: string[]; texts?: Record<string, string>; fresh?: boolean }
-  /** Source files saved, created or deleted: forgets them, then re-checks the pages that cite them (every page when files came or went). */
-  | { kind: 'sourcesChanged'; root: string; paths: string[]; listChanged: boolean }
+  /**
+   * Source files saved, created or deleted: forgets them, then re-checks the pages that cite them
+   * (every page when files came or went). `citing`: the slugs of the pages the host's snapshot says
+   * cite them, so the worker reads only those.
+   */
+  | { kind: 'sourcesChanged'; root: string; paths: string[]; listChanged: boolean; citing?: string[] }
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
   | { kind: 'locate'; root: string; path: string; symbol?: string }
   | { kind: 'symbols'; root: string; path: string; text: string }

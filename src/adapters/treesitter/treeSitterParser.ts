@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
 import { CONTAINER_KINDS, type FileSymbols, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
+import { ParsePool } from './parsePool';
 
 const FNV_OFFSET = 0x811c9dc5;
 const EQUALS = 61;
@@ -38,6 +39,8 @@ type Runtime = typeof import('@vscode/tree-sitter-wasm');
 // WebAssembly grammars are immutable: one load per process, shared by every parser.
 let runtime: Promise<Runtime> | undefined;
 const grammars = new Map<string, Promise<Grammar>>();
+// One pool of parse threads per process; null when its worker script was not built.
+let pool: ParsePool | null | undefined;
 
 /** Parses the languages of `LANGUAGES`; each grammar loads on first use (`prepare`), in whatever process runs drift. */
 export class TreeSitterParser implements SymbolParser {
@@ -67,9 +70,33 @@ export class TreeSitterParser implements SymbolParser {
   }
 
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
-    const rules = rulesOf(fileName);
-    const grammar = rules && this.loaded.get(rules.grammar);
-    if (!rules || !grammar || !this.parser) throw new Error(`No grammar is loaded for ${fileName}: call prepare() first.`);
+    return this.symbolsOf(fileName, text, this.outlineOf(fileName, text, wanted));
+  }
+
+  /**
+   * As parse(), on a worker thread when the pool was built (a batch of files parses on every core).
+   * This thread needs the grammar only to hash code the wanted symbols did not cover (prepare() first).
+   */
+  async parseOffThread(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols> {
+    pool ??= ParsePool.beside(__dirname) ?? null;
+    if (!pool) {
+      await this.prepare(fileName);
+      return this.parse(fileName, text, wanted);
+    }
+    return this.symbolsOf(fileName, text, await pool.outline(fileName, text, wanted));
+  }
+
+  /** Ends the parse threads of a finished batch, giving their memory back; the next batch starts them again. */
+  async releaseThreads(): Promise<void> {
+    await pool?.close();
+  }
+
+  /**
+   * The parse as plain data, for a parse on another thread: every declaration's pieces, and the
+   * comments found where the wanted symbols will be hashed.
+   */
+  outlineOf(fileName: string, text: string, wanted?: WantedSymbols): Outline {
+    const { rules, grammar } = this.grammarOf(fileName);
     const tree = this.parseTree(fileName, text, grammar);
     try {
       const tokens = new TokenText(text, commentStarts(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
@@ -77,10 +104,25 @@ export class TreeSitterParser implements SymbolParser {
       // Comments are found only where a wanted symbol is hashed, while the tree is still here.
       if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
       for (const name of wanted?.names ?? []) index.prepare(name, tokens);
-      return symbolsOf(index.pieces, tokens);
+      return { declarations: [...index.pieces].map(([name, entry]) => [name, entry.kind, entry.pieces]), comments: tokens.known() };
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
+  }
+
+  /** The symbols of a file from its outline; a hash the wanted symbols did not cover parses the text again (its grammar loaded by then). */
+  private symbolsOf(fileName: string, text: string, { declarations, comments }: Outline): FileSymbols {
+    const rules = rulesOf(fileName)!;
+    const allComments = () => this.allComments(fileName, text, this.grammarOf(fileName).grammar);
+    const tokens = new TokenText(text, commentStarts(rules), new Set(), allComments, comments);
+    return symbolsOf(new Map(declarations.map(([name, kind, pieces]) => [name, { kind, pieces }])), tokens);
+  }
+
+  private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {
+    const rules = rulesOf(fileName);
+    const grammar = rules && this.loaded.get(rules.grammar);
+    if (!rules || !grammar || !this.parser) throw new Error(`No grammar is loaded for ${fileName}: call prepare() first.`);
+    return { rules, grammar };
   }
 
   private parseTree(fileName: string, text: string, grammar: Grammar): Tree {
@@ -141,6 +183,59 @@ function defaultGrammarDir(): string {
   const bundled = path.join(__dirname, 'grammars');
   if (fs.existsSync(path.join(bundled, 'tree-sitter.wasm'))) return bundled;
   return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
+}
+
+/** A parse as plain data (it crosses threads): each declaration's kind and pieces, and the comments known so far. */
+export interface Outline {
+  declarations: Array<[name: string, kind: SymbolKind, pieces: Piece[]]>;
+  comments: KnownComments;
+}
+
+/** Comments found in the ranges looked into (`all`: the whole file was). */
+interface KnownComments {
+  comments: Array<[number, number]>;
+  covered: Array<[number, number]>;
+  all: boolean;
+}
+
+/** An outline packed to cross threads cheaply: the numbers in one transferred buffer, the names in one string. */
+export interface PackedOutline {
+  /** Per declaration: its kind's index in KINDS, its piece count, then six numbers per piece. */
+  numbers: Int32Array;
+  names: string;
+  comments: KnownComments;
+}
+
+const KINDS: readonly SymbolKind[] = ['function', 'class', 'method', 'property', 'accessor', 'constructor', 'interface', 'type', 'enum', 'enum-member', 'namespace', 'variable', 'default', 'struct', 'trait', 'module'];
+
+export function packOutline({ declarations, comments }: Outline): PackedOutline {
+  let size = 0;
+  for (const [, , pieces] of declarations) size += 2 + pieces.length * 6;
+  const numbers = new Int32Array(size);
+  let at = 0;
+  for (const [, kind, pieces] of declarations) {
+    numbers[at++] = KINDS.indexOf(kind);
+    numbers[at++] = pieces.length;
+    for (const p of pieces) {
+      numbers.set([p.sigStart, p.sigEnd, p.bodyStart, p.bodyEnd, p.startLine, p.endLine], at);
+      at += 6;
+    }
+  }
+  return { numbers, names: declarations.map(([name]) => name).join('\n'), comments };
+}
+
+export function unpackOutline({ numbers, names, comments }: PackedOutline): Outline {
+  const declarations: Outline['declarations'] = [];
+  let at = 0;
+  for (const name of names ? names.split('\n') : []) {
+    const kind = KINDS[numbers[at++]];
+    const pieces: Piece[] = [];
+    for (let count = numbers[at++]; count > 0; count--, at += 6) {
+      pieces.push({ sigStart: numbers[at], sigEnd: numbers[at + 1], bodyStart: numbers[at + 2], bodyEnd: numbers[at + 3], startLine: numbers[at + 4], endLine: numbers[at + 5] });
+    }
+    declarations.push([name, kind, pieces]);
+  }
+  return { declarations, comments };
 }
 
 interface Piece {
@@ -250,7 +345,6 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
 
 /** The symbols of a file; fingerprints are taken per symbol when first read. */
 function symbolsOf(pieces: Map<string, Entry>, tokens: TokenText): FileSymbols {
-  for (const entry of pieces.values()) entry.roots = undefined; // the tree is deleted next
   const computed = new Map<string, SourceSymbol>();
   const get = (name: string) => {
     let symbol = computed.get(name);
@@ -409,10 +503,10 @@ class LazySymbol implements SourceSymbol {
  * (a comment's first character is in it) gets every comment of the file, from a second parse.
  */
 class TokenText {
-  private comments: Array<[number, number]> = [];
-  private sorted = true;
-  private readonly covered: Array<[number, number]> = [];
-  private all = false;
+  private comments: Array<[number, number]>;
+  private sorted = false;
+  private readonly covered: Array<[number, number]>;
+  private all: boolean;
   private readonly first: number;
   private readonly second: number;
 
@@ -421,9 +515,16 @@ class TokenText {
     starts: readonly number[],
     private readonly commentTypes: ReadonlySet<string>,
     private readonly loadAll: () => Array<[number, number]>,
+    known: KnownComments = { comments: [], covered: [], all: false },
   ) {
     this.first = starts[0];
     this.second = starts[1] ?? starts[0];
+    ({ comments: this.comments, covered: this.covered, all: this.all } = known);
+  }
+
+  /** The comments found so far, and where they were looked for. */
+  known(): KnownComments {
+    return { comments: this.comments, covered: this.covered, all: this.all };
   }
 
   /** Whether a comment may start at `i`: a character comments start with (Ruby's `=begin` only at the start of a line). */

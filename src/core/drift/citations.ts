@@ -26,3 +26,50 @@ export function findCitations(page: Pick<WikiPage, 'body' | 'bodyStartLine'>): C
   }
   return citations;
 }
+
+// Pages are immutable values (`Wiki.loadPages` reuses an unchanged page's object): their citations are parsed once.
+const citationCache = new WeakMap<WikiPage, { citations: Citation[]; paths: ReadonlySet<string> }>();
+
+function cached(page: WikiPage) {
+  let entry = citationCache.get(page);
+  if (!entry) {
+    const citations = findCitations(page);
+    entry = { citations, paths: new Set(citations.map((citation) => citation.path)) };
+    citationCache.set(page, entry);
+  }
+  return entry;
+}
+
+/** A page's citations, parsed once per version of the page. */
+export function citationsOf(page: WikiPage): Citation[] {
+  return cached(page).citations;
+}
+
+/** The readable pages with a citation into one of `paths`, in the order given. A list is indexed when first seen: a changed wiki is a new list. */
+export function pagesCiting(pages: readonly WikiPage[], paths: ReadonlySet<string>): WikiPage[] {
+  const index = citingIndex(pages);
+  if (paths.size === 1) return [...(index.get(paths.values().next().value!) ?? [])];
+  const hits = new Set<WikiPage>();
+  for (const file of paths) for (const page of index.get(file) ?? []) hits.add(page);
+  return pages.filter((page) => hits.has(page));
+}
+
+// A wiki snapshot's page list answers every save until the wiki changes: file -> citing pages, built once per list.
+const citingIndexes = new WeakMap<readonly WikiPage[], Map<string, WikiPage[]>>();
+
+function citingIndex(pages: readonly WikiPage[]): Map<string, WikiPage[]> {
+  let index = citingIndexes.get(pages);
+  if (!index) {
+    index = new Map();
+    for (const page of pages) {
+      if (!page.readable) continue;
+      for (const file of cached(page).paths) {
+        const citing = index.get(file);
+        if (citing) citing.push(page);
+        else index.set(file, [page]);
+      }
+    }
+    citingIndexes.set(pages, index);
+  }
+  return index;
+}

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { isFileAccessError, isNotAFile, type FileAccessError } from '../errors';
 import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
-import { findCitations, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
+import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
 import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
@@ -41,6 +41,8 @@ interface Declared {
   file: Pick<FileSymbols, 'symbols' | 'members'>;
 }
 
+/** Files to read before a check parses on other threads: fewer parse faster here than a thread starts. */
+const BATCH_FILES = 32;
 /** Barrels rarely nest deeply; this bounds a cycle the `seen` set does not catch. */
 const MAX_REEXPORT_HOPS = 16;
 const MODULE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -48,7 +50,6 @@ const MODULE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx'
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
   private readonly sources = new Map<string, Promise<SourceState>>();
-  private readonly citations = new WeakMap<WikiPage, Citation[]>();
 
   constructor(
     private readonly root: string,
@@ -70,28 +71,13 @@ export class DriftEngine {
     for (const relPath of [...this.sources.keys()]) this.invalidate(relPath);
   }
 
-  /** A page's citations, parsed once per version of the page (`Wiki.loadPages` reuses unchanged pages). */
-  citationsOf(page: WikiPage): Citation[] {
-    let citations = this.citations.get(page);
-    if (!citations) {
-      citations = findCitations(page);
-      this.citations.set(page, citations);
-    }
-    return citations;
-  }
-
-  /** The pages with a citation into one of `paths`. */
-  pagesCiting(pages: readonly WikiPage[], paths: ReadonlySet<string>): WikiPage[] {
-    return pages.filter((page) => page.readable && this.citationsOf(page).some((citation) => paths.has(citation.path)));
-  }
-
   /** Checks the pages' citations; `only` narrows that to some of them (a pull request's: those into changed files). */
   async check(pages: readonly WikiPage[], cancel?: CancellationFlag, only?: (citation: Citation, page: WikiPage) => boolean): Promise<DriftReport> {
     const issues: DriftIssue[] = [];
     let citationsChecked = 0;
     let pagesChecked = 0;
     // Archived pages are out of service: their citations are history, not claims about the code now.
-    const cited = pages.filter((page) => page.readable && !isArchived(page)).map((page) => ({ page, citations: only ? this.citationsOf(page).filter((citation) => only(citation, page)) : this.citationsOf(page) }));
+    const cited = pages.filter((page) => page.readable && !isArchived(page)).map((page) => ({ page, citations: only ? citationsOf(page).filter((citation) => only(citation, page)) : citationsOf(page) }));
     // Read every cited file concurrently once, telling the parser what will be read of it; the checks below then hit the cache.
     const wanted = new Map<string, { names: Set<string>; wholeFile: boolean }>();
     for (const { citations } of cited) {
@@ -103,7 +89,10 @@ export class DriftEngine {
         else entry.wholeFile = true;
       }
     }
-    await Promise.all([...wanted].map(([file, reads]) => this.source(file, reads)));
+    // A batch worth the threads' start-up parses on every core; a save's few files parse here.
+    const batch = [...wanted].filter(([file]) => !this.sources.has(file)).length >= BATCH_FILES;
+    await Promise.all([...wanted].map(([file, reads]) => this.source(file, reads, batch)));
+    if (batch) await this.parser.releaseThreads?.();
     for (const { page, citations } of cited) {
       if (cancel?.cancelled) break;
       pagesChecked++;
@@ -151,8 +140,9 @@ export class DriftEngine {
   }
 
   /** The lines of `symbol` in one version of a file (the whole text without a symbol); undefined when that version does not declare it. */
-  excerpt(relPath: string, text: string, symbol?: string): string | undefined {
+  async excerpt(relPath: string, text: string, symbol?: string): Promise<string | undefined> {
     if (!symbol) return text;
+    await this.parser.prepare?.(relPath); // a full scan parsed on other threads: this one may not have the grammar yet
     const declared = this.parser.parse(relPath, text).get(symbol);
     return declared && text.split('\n').slice(declared.startLine, declared.endLine + 1).join('\n');
   }
@@ -225,6 +215,8 @@ export class DriftEngine {
     if (citation.symbol && !current) {
       const movedTo = await this.findMoved(citation);
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
+      // Every declaration's code is hashed next: a file parsed on another thread needs its grammar here for that.
+      if (anchor && source.symbols) await this.parser.prepare?.(citation.path);
       const renamed = anchor && source.symbols ? findRenamed(source.symbols, citation.symbol, parseAnchor(anchor)) : undefined;
       if (renamed) {
         return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: this.anchorOf({ path: citation.path, symbol: renamed, file: source.symbols! }) });
@@ -262,6 +254,7 @@ export class DriftEngine {
     for (const file of siblings.filter((candidate) => candidate !== citation.path && sameLanguage(candidate, citation.path)).sort()) {
       const source = await this.source(file);
       if (!source.exists || !source.symbols) continue;
+      await this.parser.prepare?.(file);
       const symbol = findRenamed(source.symbols, citation.symbol!, recorded);
       if (symbol) return { path: file, declared: { path: file, symbol, file: source.symbols } };
     }
@@ -283,16 +276,16 @@ export class DriftEngine {
   }
 
   /** A file's state, read once; `wanted` tells the parser what the first reader will ask of it. */
-  private source(relPath: string, wanted?: WantedSymbols): Promise<SourceState> {
+  private source(relPath: string, wanted?: WantedSymbols, batch = false): Promise<SourceState> {
     let state = this.sources.get(relPath);
     if (!state) {
-      state = this.read(relPath, wanted);
+      state = this.read(relPath, wanted, batch);
       this.sources.set(relPath, state);
     }
     return state;
   }
 
-  private async read(relPath: string, wanted?: WantedSymbols): Promise<SourceState> {
+  private async read(relPath: string, wanted: WantedSymbols | undefined, batch: boolean): Promise<SourceState> {
     let bytes: Uint8Array;
     try {
       // No stat first: one system call less per cited file, and a missing file shows up here anyway.
@@ -303,8 +296,13 @@ export class DriftEngine {
       throw error;
     }
     if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
+    const text = new TextDecoder().decode(bytes);
+    if (batch && this.parser.parseOffThread) {
+      const parsed = await this.parser.parseOffThread(relPath, text, wanted);
+      return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
+    }
     await this.parser.prepare?.(relPath);
-    const parsed: FileSymbols = this.parser.parse(relPath, new TextDecoder().decode(bytes), wanted);
+    const parsed: FileSymbols = this.parser.parse(relPath, text, wanted);
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }

@@ -66,6 +66,10 @@ export interface SymbolParser {
   /** Loads what parsing this file needs (a grammar); parse() may be called once it resolves. */
   prepare?(fileName: string): Promise<void>;
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols;
+  /** As parse() with no prepare() first, on another thread where the parser has one: a batch of files parses on every core. */
+  parseOffThread?(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols>;
+  /** A batch is done: the threads it used can go. */
+  releaseThreads?(): Promise<void>;
 }
 
 /** Kinds whose citation means the declaration's shape (heritage, member names and signatures), not every line inside it. */

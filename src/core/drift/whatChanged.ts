@@ -25,8 +25,8 @@ export async function whatChanged(engine: DriftEngine, fileAt: FileAtCommit, cit
   const then = await fileAt(commit, declared.path);
   if (now === undefined) return { unavailable: `${declared.path} cannot be read now.` };
   if (then === undefined) return { unavailable: `Commit ${commit} is not in this clone, or had no ${declared.path}. Fetch it, or review the code and mark the citation as reviewed.` };
-  const before = engine.excerpt(declared.path, then, declared.symbol);
-  const after = engine.excerpt(declared.path, now, declared.symbol);
+  const before = await engine.excerpt(declared.path, then, declared.symbol);
+  const after = await engine.excerpt(declared.path, now, declared.symbol);
   if (before === undefined || after === undefined) return { unavailable: `${citation.text} was not declared at ${commit}.` };
   return { commit, path: declared.path, ...(declared.symbol ? { symbol: declared.symbol } : {}), before, after };
 }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DriftClient } from '../../adapters/drift/driftClient';
 import type { ScopedDriftReport } from '../../adapters/drift/protocol';
+import { pagesCiting } from '../../core/drift/citations';
 import type { DriftIssue } from '../../core/drift/driftEngine';
 import type { Wiki } from '../../core/wiki';
 import { FolderDiagnostics } from '../diagnostics';
@@ -28,9 +29,10 @@ export class DriftService implements vscode.Disposable {
     return this.apply(wiki.root, report);
   }
 
-  /** Source files changed: one request forgets them and re-checks the pages that cite them. */
+  /** Source files changed: one request forgets them and re-checks the pages that cite them, named from the wiki snapshot so the worker reads only those. */
   async sourcesChanged(wiki: Wiki, paths: string[], listChanged: boolean): Promise<void> {
-    this.apply(wiki.root, await (await this.worker()).request({ kind: 'sourcesChanged', root: wiki.root, paths, listChanged }));
+    const citing = listChanged ? undefined : pagesCiting((await this.services.snapshots.get(wiki)).pages, new Set(paths)).map((page) => page.slug);
+    this.apply(wiki.root, await (await this.worker()).request({ kind: 'sourcesChanged', root: wiki.root, paths, listChanged, citing }));
   }
 
   /** Drops the issues of pages that no longer exist. */
