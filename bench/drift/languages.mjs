@@ -250,14 +250,14 @@ try {
   const touched = new Set();
   while (touched.size < 10) touched.add(cited[random.int(cited.length)]);
   for (const file of touched) appendFileSync(join(all, file), `\n${file.endsWith('.py') || file.endsWith('.rb') ? '#' : '//'} changed on the branch\n`);
-  const { checkDrift } = out('cli/drift');
-  const { filesChangedSince } = out('adapters/gitChanges');
+  const { changedSince, checkDrift } = out('cli/drift');
   const { openWorkspaceCore } = out('adapters/workspaceCore');
   const warm = [];
   let checked;
   for (let i = 0; i < 5; i++) {
     const start = performance.now();
-    ({ report: checked } = await checkDrift(openWorkspaceCore(all), { stamp: false, changed: await filesChangedSince(all, 'main') }));
+    const core = openWorkspaceCore(all);
+    ({ report: checked } = await checkDrift(core, { stamp: false, ...(await changedSince(core.wiki, 'main', false)) }));
     warm.push(performance.now() - start);
   }
   const cli = [];

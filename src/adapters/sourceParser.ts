@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileSymbols, SymbolParser, WantedSymbols } from '../core/drift/symbols';
+import type { FileSymbols, ParseThreads, SymbolParser, WantedSymbols } from '../core/drift/symbols';
 import { isTreeSitterFile, TreeSitterParser } from './treesitter/treeSitterParser';
 import type { CachingSymbolParser } from './typescript/tsSymbolParser';
 
@@ -18,7 +18,7 @@ export class SourceParser implements SymbolParser {
   private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
 
   /** `threads: false` parses every file on the calling thread (to measure against a one-thread floor). */
-  constructor(private readonly threads = true) {}
+  constructor(private readonly useThreads = true) {}
 
   /** The TS/JS parser (with its cache), loaded on first use. */
   get typescript(): CachingSymbolParser {
@@ -43,14 +43,17 @@ export class SourceParser implements SymbolParser {
     return this.remember(fileName, text, this.cached(fileName, text) ?? this.treeSitter.parse(fileName, text, wanted));
   }
 
-  /** As parse(), with no prepare() needed; a tree-sitter file parses on a worker thread, so a batch of files uses every core. */
-  async parseOffThread(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols> {
-    if (!isTreeSitterFile(fileName) || !this.threads) return (await this.prepare(fileName), this.parse(fileName, text, wanted));
-    return this.remember(fileName, text, this.cached(fileName, text) ?? (await this.treeSitter.parseOffThread(fileName, text, wanted)));
-  }
-
-  async releaseThreads(): Promise<void> {
-    await this.treeSitter.releaseThreads();
+  /** Threads for a batch: tree-sitter files parse there, the others here. */
+  threads(fileNames: readonly string[]): ParseThreads | undefined {
+    const others = this.useThreads ? this.treeSitter.threads(fileNames.filter(isTreeSitterFile)) : undefined;
+    if (!others) return undefined;
+    return {
+      parse: async (fileName, text, wanted) => {
+        if (!isTreeSitterFile(fileName)) return (await this.prepare(fileName), this.parse(fileName, text, wanted));
+        return this.remember(fileName, text, this.cached(fileName, text) ?? (await others.parse(fileName, text, wanted)));
+      },
+      release: () => others.release(),
+    };
   }
 
   // Keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew.

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { fileAtCommit, headCommit } from '../adapters/gitChanges';
+import { fileAtCommit, filesChangedSince, headCommit, pagesMentioning } from '../adapters/gitChanges';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { DriftCode } from '../core/drift/driftCodes';
 import { pagesCiting, type Citation } from '../core/drift/citations';
@@ -66,6 +66,15 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
     if (await relocateCitation(wiki, current, issue.data.citation, to, issue.code === DriftCode.RenamedSymbol ? issue.data.anchor : undefined)) fixed.push(`${page.slug}: ${issue.data.citation} → ${to}`);
   }
   return fixed;
+}
+
+/**
+ * What `--changed-since REF` checks: the files changed since REF and, unless the run stamps (which
+ * reads every page anyway), the pages one `git grep` finds mentioning one of them.
+ */
+export async function changedSince(wiki: Wiki, ref: string, stamping: boolean): Promise<{ changed: string[]; mentioning?: string[] }> {
+  const changed = await filesChangedSince(wiki.root, ref);
+  return { changed, mentioning: stamping ? undefined : await pagesMentioning(wiki.root, wiki.pagesDir, changed) };
 }
 
 /** The slugs of the pages among changed paths. */

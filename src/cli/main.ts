@@ -245,13 +245,11 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
 
 async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string; fix: boolean; diff: boolean }, io: Io): Promise<number> {
   const { wiki } = core;
-  const { checkDrift, citationDiffs } = await import('./drift');
+  const { changedSince, checkDrift, citationDiffs } = await import('./drift');
   const stamp = options.stamp || options.review.length > 0;
-  const git = options.changedSince === undefined ? undefined : await import('../adapters/gitChanges');
-  const changed = git && (await git.filesChangedSince(wiki.root, options.changedSince!));
-  // Stamping reads every page anyway; a check of a change reads only the pages git finds mentioning it.
-  const mentioning = git && changed && !stamp ? await git.pagesMentioning(wiki.root, wiki.pagesDir, changed) : undefined;
-  const { report, stamped, fixed, stampError } = await checkDrift(core, { ...options, changed, mentioning });
+  const scope: { changed?: string[]; mentioning?: string[] } = options.changedSince === undefined ? {} : await changedSince(wiki, options.changedSince, stamp);
+  const { changed } = scope;
+  const { report, stamped, fixed, stampError } = await checkDrift(core, { ...options, ...scope });
   if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
   // A pages folder that leads out means no page was checked: an error, never a green run.
   const problems = await wikiErrors(wiki);

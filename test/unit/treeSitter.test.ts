@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { SourceParser } from '../../src/adapters/sourceParser';
 import { ParsePool } from '../../src/adapters/treesitter/parsePool';
-import { packOutline, TreeSitterParser, unpackOutline } from '../../src/adapters/treesitter/treeSitterParser';
+import { TreeSitterParser } from '../../src/adapters/treesitter/treeSitterParser';
 import { WorkspaceSearch } from '../../src/adapters/workspaceSearch';
 import { parseCitationText } from '../../src/core/drift/citations';
 import { DriftEngine } from '../../src/core/drift/driftEngine';
@@ -259,14 +259,14 @@ describe('a full scan parses on worker threads', function () {
 
   it('a parse thread outlines every language as this thread does', async () => {
     const here = new TreeSitterParser();
-    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')))!;
+    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file))!;
     assert.ok(pool, 'the worker script is built beside the parser');
     try {
       for (const real of SOURCES) {
         const text = fs.readFileSync(real.source(), 'utf8');
         await here.prepare(real.file);
         const wanted = { names: real.cite };
-        assert.deepEqual(await pool.outline(real.file, text, wanted), unpackOutline(packOutline(here.outlineOf(real.file, text, wanted))), real.language);
+        assert.deepEqual(await pool.outline(real.file, text, wanted), here.outlineOf(real.file, text, wanted), real.language);
       }
     } finally {
       await pool.close();

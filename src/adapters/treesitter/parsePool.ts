@@ -3,19 +3,25 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WantedSymbols } from '../../core/drift/symbols';
-import type { ParseJob } from './parseWorker';
-import { unpackOutline, type Outline, type PackedOutline } from './treeSitterParser';
+import type { ParseJob, ToParseWorker } from './parseWorker';
+import type { Outline } from './treeSitterParser';
 
 /** Threads beyond this add memory (a grammar heap each) faster than they save time. */
 const MAX_THREADS = 4;
 /** Jobs sent to a thread at once: one parsing, one waiting; the rest wait here, so big files do not pile up behind each other. */
 const IN_FLIGHT = 2;
+/** A parse makes many short-lived syntax nodes: a small young generation collects them as often, in far less memory than the default. */
+const YOUNG_GENERATION_MB = 16;
 /** An idle pool gives its threads (and their WebAssembly heaps) back after this long. */
 const IDLE_MS = 30_000;
 
 interface Thread {
   worker: Worker;
   busy: number;
+  /** The grammars this thread parses with (each one's compiled code is tens of MB per thread). */
+  grammars: Set<string>;
+  /** Files of the current batch given to it, to share grammars out evenly. */
+  share: number;
 }
 
 interface Job {
@@ -27,31 +33,62 @@ interface Job {
 
 /**
  * Tree-sitter parses on worker threads, one per core: a full scan of a large repository parses
- * on every core while the caller reads files and compares fingerprints. Threads start on the
- * first parse and end when the pool has been idle for a while; they never keep a process alive.
+ * on every core while the caller reads files and compares fingerprints. Each grammar goes to one
+ * thread, so a thread compiles only its share of them; a thread with nothing left of its own
+ * takes over another grammar's waiting files. Threads end with close() or after a while idle,
+ * and never keep a process alive.
  */
 export class ParsePool {
   private readonly threads: Thread[] = [];
-  private readonly queue: Job[] = [];
+  /** Waiting jobs, by grammar, each in the order they came. */
+  private readonly queues = new Map<string, Job[]>();
   private readonly sent = new Map<number, Job>();
   private nextId = 0;
   private idleTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly script: string,
+    /** The grammar a file parses with. */
+    private readonly grammarOf: (file: string) => string,
     private readonly size = Math.min(MAX_THREADS, os.availableParallelism()),
   ) {}
 
   /** The pool whose worker script is in `dir` (dist/parseWorker.js beside a bundle, or the compiled module), or none when it was not built. */
-  static beside(dir: string): ParsePool | undefined {
+  static beside(dir: string, grammarOf: (file: string) => string): ParsePool | undefined {
     const script = path.join(dir, 'parseWorker.js');
-    return fs.existsSync(script) ? new ParsePool(script) : undefined;
+    return fs.existsSync(script) ? new ParsePool(script, grammarOf) : undefined;
+  }
+
+  /**
+   * Starts every thread for a batch of files, sharing the grammars out by how many files need
+   * each, and has each thread load its grammars now, before the first file is read.
+   */
+  start(files: readonly string[]): void {
+    clearTimeout(this.idleTimer);
+    while (this.threads.length < this.size) this.launch();
+    const byGrammar = new Map<string, string[]>();
+    for (const file of files) {
+      const grammar = this.grammarOf(file);
+      byGrammar.set(grammar, [...(byGrammar.get(grammar) ?? []), file]);
+    }
+    for (const thread of this.threads) thread.share = 0;
+    const load = new Map<Thread, string[]>();
+    for (const [grammar, needing] of [...byGrammar].sort((a, b) => b[1].length - a[1].length)) {
+      const owner = this.threads.find((thread) => thread.grammars.has(grammar)) ?? this.threads.reduce((least, thread) => (thread.share < least.share ? thread : least));
+      owner.share += needing.length;
+      if (!owner.grammars.has(grammar)) load.set(owner, [...(load.get(owner) ?? []), needing[0]]);
+      owner.grammars.add(grammar);
+    }
+    for (const [thread, prepare] of load) thread.worker.postMessage({ prepare } satisfies ToParseWorker);
   }
 
   outline(file: string, text: string, wanted?: WantedSymbols): Promise<Outline> {
     clearTimeout(this.idleTimer);
     return new Promise<Outline>((resolve, reject) => {
-      this.queue.push({ message: { id: this.nextId++, file, text, wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } }, resolve, reject });
+      const grammar = this.grammarOf(file);
+      const queue = this.queues.get(grammar) ?? [];
+      queue.push({ message: { id: this.nextId++, file, text, wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } }, resolve, reject });
+      this.queues.set(grammar, queue);
       this.pump();
     });
   }
@@ -64,31 +101,62 @@ export class ParsePool {
   }
 
   private pump(): void {
-    while (this.queue.length) {
-      const thread = this.threads.find((t) => t.busy === 0) ?? (this.threads.length < this.size ? this.start() : this.threads.find((t) => t.busy < IN_FLIGHT));
-      if (!thread) return;
-      const job = this.queue.shift()!;
-      job.thread = thread;
-      this.sent.set(job.message.id, job);
-      if (thread.busy++ === 0) thread.worker.ref();
-      thread.worker.postMessage(job.message);
+    for (let sent = true; sent; ) {
+      sent = false;
+      if (this.threads.length < this.size && this.threads.every((t) => t.busy > 0) && this.waiting()) this.launch();
+      for (const thread of [...this.threads].sort((a, b) => a.busy - b.busy)) {
+        if (thread.busy >= IN_FLIGHT) continue;
+        // Its own grammars' oldest job; an idle thread takes over another grammar rather than wait.
+        const grammar = this.oldestOf(thread.grammars) ?? (thread.busy === 0 ? this.oldestOf(this.queues.keys()) : undefined);
+        if (grammar === undefined) continue;
+        thread.grammars.add(grammar);
+        this.send(thread, this.queues.get(grammar)!.shift()!);
+        sent = true;
+      }
     }
   }
 
-  private start(): Thread {
-    const thread: Thread = { worker: new Worker(this.script), busy: 0 };
-    thread.worker.on('message', (message: { id: number; outline?: PackedOutline; error?: string }) => {
+  private waiting(): boolean {
+    for (const queue of this.queues.values()) if (queue.length) return true;
+    return false;
+  }
+
+  /** The grammar, among these, whose waiting job came first. */
+  private oldestOf(grammars: Iterable<string>): string | undefined {
+    let oldest: string | undefined;
+    let first = Infinity;
+    for (const grammar of grammars) {
+      const head = this.queues.get(grammar)?.[0];
+      if (head && head.message.id < first) {
+        first = head.message.id;
+        oldest = grammar;
+      }
+    }
+    return oldest;
+  }
+
+  private send(thread: Thread, job: Job): void {
+    job.thread = thread;
+    this.sent.set(job.message.id, job);
+    if (thread.busy++ === 0) thread.worker.ref();
+    thread.worker.postMessage(job.message);
+  }
+
+  private launch(): Thread {
+    const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const thread: Thread = { worker, busy: 0, grammars: new Set(), share: 0 };
+    worker.on('message', (message: { id: number; outline?: Outline; error?: string }) => {
       const job = this.sent.get(message.id);
       if (!job) return;
       this.sent.delete(message.id);
       this.finished(thread);
-      if (message.outline) job.resolve(unpackOutline(message.outline));
+      if (message.outline) job.resolve(message.outline);
       else job.reject(new Error(`Parsing ${job.message.file} failed on a worker thread: ${message.error}`));
     });
-    // A thread that dies takes its jobs with it: they fail with its error, and queued jobs go to a new thread.
-    thread.worker.on('error', (error) => this.lost(thread, error));
-    thread.worker.on('exit', (code) => this.lost(thread, new Error(`A parse thread stopped (exit code ${code}).`)));
-    thread.worker.unref();
+    // A thread that dies takes its jobs with it: they fail with its error, and waiting jobs go to another thread.
+    worker.on('error', (error) => this.lost(thread, error));
+    worker.on('exit', (code) => this.lost(thread, new Error(`A parse thread stopped (exit code ${code}).`)));
+    worker.unref();
     this.threads.push(thread);
     return thread;
   }
@@ -96,7 +164,7 @@ export class ParsePool {
   private finished(thread: Thread): void {
     if (--thread.busy === 0) thread.worker.unref();
     this.pump();
-    if (!this.queue.length && this.threads.every((t) => t.busy === 0)) {
+    if (!this.waiting() && this.threads.every((t) => t.busy === 0)) {
       clearTimeout(this.idleTimer);
       this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
     }

@@ -1,6 +1,6 @@
 // Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan), one file per message.
 import { parentPort } from 'node:worker_threads';
-import { packOutline, TreeSitterParser } from './treeSitterParser';
+import { TreeSitterParser } from './treeSitterParser';
 
 export interface ParseJob {
   id: number;
@@ -9,12 +9,21 @@ export interface ParseJob {
   wanted?: { names: string[]; wholeFile?: boolean };
 }
 
+/** A parse, or the grammars to load before the first one (one file per grammar). */
+export type ToParseWorker = ParseJob | { prepare: readonly string[] };
+
 const parser = new TreeSitterParser();
 
-parentPort?.on('message', async ({ id, file, text, wanted }: ParseJob) => {
+parentPort?.on('message', async (message: ToParseWorker) => {
+  if ('prepare' in message) {
+    // A grammar that cannot load is a broken install: the thread fails, and so do the parses sent to it, with that error.
+    for (const file of message.prepare) await parser.prepare(file);
+    return;
+  }
+  const { id, file, text, wanted } = message;
   try {
     await parser.prepare(file);
-    const outline = packOutline(parser.outlineOf(file, text, wanted));
+    const outline = parser.outlineOf(file, text, wanted);
     parentPort!.postMessage({ id, outline }, [outline.numbers.buffer as ArrayBuffer]);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });

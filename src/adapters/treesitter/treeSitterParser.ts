@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
-import { CONTAINER_KINDS, type FileSymbols, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
+import { CONTAINER_KINDS, type FileSymbols, type ParseThreads, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
 import { ParsePool } from './parsePool';
 
@@ -74,21 +74,19 @@ export class TreeSitterParser implements SymbolParser {
   }
 
   /**
-   * As parse(), on a worker thread when the pool was built (a batch of files parses on every core).
-   * This thread needs the grammar only to hash code the wanted symbols did not cover (prepare() first).
+   * Threads for a batch of files, with the grammars those files need loading at once; undefined
+   * when the pool was not built. This thread then needs a grammar only to hash code the wanted
+   * symbols did not cover (prepare() first).
    */
-  async parseOffThread(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols> {
-    pool ??= ParsePool.beside(__dirname) ?? null;
-    if (!pool) {
-      await this.prepare(fileName);
-      return this.parse(fileName, text, wanted);
-    }
-    return this.symbolsOf(fileName, text, await pool.outline(fileName, text, wanted));
-  }
-
-  /** Ends the parse threads of a finished batch, giving their memory back; the next batch starts them again. */
-  async releaseThreads(): Promise<void> {
-    await pool?.close();
+  threads(fileNames: readonly string[]): ParseThreads | undefined {
+    pool ??= ParsePool.beside(__dirname, (file) => rulesOf(file)!.grammar) ?? null;
+    if (!pool) return undefined;
+    const threads = pool;
+    threads.start(fileNames.filter((file) => rulesOf(file)));
+    return {
+      parse: async (fileName, text, wanted) => this.symbolsOf(fileName, text, await threads.outline(fileName, text, wanted)),
+      release: () => threads.close(),
+    };
   }
 
   /**
@@ -104,18 +102,17 @@ export class TreeSitterParser implements SymbolParser {
       // Comments are found only where a wanted symbol is hashed, while the tree is still here.
       if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
       for (const name of wanted?.names ?? []) index.prepare(name, tokens);
-      return { declarations: [...index.pieces].map(([name, entry]) => [name, entry.kind, entry.pieces]), comments: tokens.known() };
+      return packOutline(index.pieces, tokens.known());
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
   }
 
   /** The symbols of a file from its outline; a hash the wanted symbols did not cover parses the text again (its grammar loaded by then). */
-  private symbolsOf(fileName: string, text: string, { declarations, comments }: Outline): FileSymbols {
+  private symbolsOf(fileName: string, text: string, outline: Outline): FileSymbols {
     const rules = rulesOf(fileName)!;
     const allComments = () => this.allComments(fileName, text, this.grammarOf(fileName).grammar);
-    const tokens = new TokenText(text, commentStarts(rules), new Set(), allComments, comments);
-    return symbolsOf(new Map(declarations.map(([name, kind, pieces]) => [name, { kind, pieces }])), tokens);
+    return symbolsOf(outline, new TokenText(text, commentStarts(rules), new Set(), allComments, outline.comments));
   }
 
   private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {
@@ -185,9 +182,14 @@ function defaultGrammarDir(): string {
   return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 }
 
-/** A parse as plain data (it crosses threads): each declaration's kind and pieces, and the comments known so far. */
+/**
+ * A parse as plain data, cheap to send between threads and to keep: every declaration's numbers
+ * in one buffer (its kind's index in KINDS, its piece count, six numbers per piece), the names in
+ * one string, and the comments known so far. Pieces become objects only for the symbols read.
+ */
 export interface Outline {
-  declarations: Array<[name: string, kind: SymbolKind, pieces: Piece[]]>;
+  numbers: Int32Array;
+  names: string;
   comments: KnownComments;
 }
 
@@ -198,44 +200,28 @@ interface KnownComments {
   all: boolean;
 }
 
-/** An outline packed to cross threads cheaply: the numbers in one transferred buffer, the names in one string. */
-export interface PackedOutline {
-  /** Per declaration: its kind's index in KINDS, its piece count, then six numbers per piece. */
-  numbers: Int32Array;
-  names: string;
-  comments: KnownComments;
-}
-
 const KINDS: readonly SymbolKind[] = ['function', 'class', 'method', 'property', 'accessor', 'constructor', 'interface', 'type', 'enum', 'enum-member', 'namespace', 'variable', 'default', 'struct', 'trait', 'module'];
+const PIECE_SIZE = 6;
+const NEWLINE = 10;
 
-export function packOutline({ declarations, comments }: Outline): PackedOutline {
+function packOutline(declarations: Map<string, Entry>, comments: KnownComments): Outline {
   let size = 0;
-  for (const [, , pieces] of declarations) size += 2 + pieces.length * 6;
+  for (const entry of declarations.values()) size += 2 + entry.pieces.length * PIECE_SIZE;
   const numbers = new Int32Array(size);
   let at = 0;
-  for (const [, kind, pieces] of declarations) {
+  for (const { kind, pieces } of declarations.values()) {
     numbers[at++] = KINDS.indexOf(kind);
     numbers[at++] = pieces.length;
     for (const p of pieces) {
-      numbers.set([p.sigStart, p.sigEnd, p.bodyStart, p.bodyEnd, p.startLine, p.endLine], at);
-      at += 6;
+      numbers[at++] = p.sigStart;
+      numbers[at++] = p.sigEnd;
+      numbers[at++] = p.bodyStart;
+      numbers[at++] = p.bodyEnd;
+      numbers[at++] = p.startLine;
+      numbers[at++] = p.endLine;
     }
   }
-  return { numbers, names: declarations.map(([name]) => name).join('\n'), comments };
-}
-
-export function unpackOutline({ numbers, names, comments }: PackedOutline): Outline {
-  const declarations: Outline['declarations'] = [];
-  let at = 0;
-  for (const name of names ? names.split('\n') : []) {
-    const kind = KINDS[numbers[at++]];
-    const pieces: Piece[] = [];
-    for (let count = numbers[at++]; count > 0; count--, at += 6) {
-      pieces.push({ sigStart: numbers[at], sigEnd: numbers[at + 1], bodyStart: numbers[at + 2], bodyEnd: numbers[at + 3], startLine: numbers[at + 4], endLine: numbers[at + 5] });
-    }
-    declarations.push([name, kind, pieces]);
-  }
-  return { declarations, comments };
+  return { numbers, names: [...declarations.keys()].join('\n'), comments };
 }
 
 interface Piece {
@@ -343,32 +329,74 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
   };
 }
 
-/** The symbols of a file; fingerprints are taken per symbol when first read. */
-function symbolsOf(pieces: Map<string, Entry>, tokens: TokenText): FileSymbols {
+/**
+ * The symbols of a file; a symbol is made from the outline's numbers, and hashed, when first read.
+ * Names are found in the outline's one string: a check reads a few symbols of each of thousands of
+ * files, and a table of every declaration's name would cost more than the lookups.
+ */
+function symbolsOf({ numbers, names }: Outline, tokens: TokenText): FileSymbols {
   const computed = new Map<string, SourceSymbol>();
-  const get = (name: string) => {
+  const make = (name: string, offset: number) => {
     let symbol = computed.get(name);
-    const entry = pieces.get(name);
-    if (!symbol && entry) computed.set(name, (symbol = toSymbol(name, entry.kind, entry.pieces, tokens)));
+    if (!symbol) computed.set(name, (symbol = new LazySymbol(name, KINDS[numbers[offset]], piecesAt(numbers, offset), tokens)));
     return symbol;
+  };
+  const get = (name: string) => {
+    const offset = name && !name.includes('\n') ? offsetOf(numbers, names, name) : undefined;
+    return offset === undefined ? undefined : make(name, offset);
   };
   let all: Map<string, SourceSymbol> | undefined;
   let fingerprint: string | undefined;
   return {
     get symbols() {
-      return (all ??= new Map([...pieces.keys()].map((name) => [name, get(name)!])));
+      if (!all) {
+        all = new Map();
+        let offset = 0;
+        for (const name of names ? names.split('\n') : []) {
+          all.set(name, make(name, offset));
+          offset = nextOffset(numbers, offset);
+        }
+      }
+      return all;
     },
     get,
     members(name: string) {
-      const prefix = `${name}.`;
       const found: SourceSymbol[] = [];
-      for (const member of pieces.keys()) if (member.startsWith(prefix) && !member.includes('.', prefix.length)) found.push(get(member)!);
+      const prefix = `${name}.`;
+      let offset = 0;
+      let start = 0;
+      // One pass over the names, in step with their numbers.
+      while (start <= names.length && names.length) {
+        const end = names.indexOf('\n', start);
+        const stop = end < 0 ? names.length : end;
+        if (names.startsWith(prefix, start) && names.lastIndexOf('.', stop - 1) < start + prefix.length) found.push(make(names.slice(start, stop), offset));
+        offset = nextOffset(numbers, offset);
+        start = stop + 1;
+      }
       return found;
     },
     get fingerprint() {
       return (fingerprint ??= hex(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
     },
   };
+}
+
+/** Where a declaration's numbers start, found by its name's place among the names. */
+function offsetOf(numbers: Int32Array, names: string, name: string): number | undefined {
+  for (let at = names.indexOf(name); at >= 0; at = names.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if ((at > 0 && names.charCodeAt(at - 1) !== NEWLINE) || (end < names.length && names.charCodeAt(end) !== NEWLINE)) continue;
+    let index = 0;
+    for (let i = names.indexOf('\n'); i >= 0 && i < at; i = names.indexOf('\n', i + 1)) index++;
+    let offset = 0;
+    for (; index > 0; index--) offset = nextOffset(numbers, offset);
+    return offset;
+  }
+  return undefined;
+}
+
+function nextOffset(numbers: Int32Array, offset: number): number {
+  return offset + 2 + numbers[offset + 1] * PIECE_SIZE;
 }
 
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);
@@ -427,11 +455,15 @@ function piece(node: Node, end: number, body: Node | undefined, rules: LanguageR
   };
 }
 
-/** A symbol whose hashes are taken only when read: a container's anchor records its shape instead of its body. */
-function toSymbol(name: string, kind: SymbolKind, pieces: Piece[], tokens: TokenText): SourceSymbol {
-  return new LazySymbol(name, kind, pieces, tokens);
+function piecesAt(numbers: Int32Array, offset: number): Piece[] {
+  const pieces: Piece[] = [];
+  for (let count = numbers[offset + 1], at = offset + 2; count > 0; count--, at += PIECE_SIZE) {
+    pieces.push({ sigStart: numbers[at], sigEnd: numbers[at + 1], bodyStart: numbers[at + 2], bodyEnd: numbers[at + 3], startLine: numbers[at + 4], endLine: numbers[at + 5] });
+  }
+  return pieces;
 }
 
+/** A symbol whose hashes are taken only when read: a container's anchor records its shape instead of its body. */
 class LazySymbol implements SourceSymbol {
   readonly startLine: number;
   readonly endLine: number;

@@ -4,7 +4,7 @@ import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
+import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -78,7 +78,7 @@ export class DriftEngine {
     let pagesChecked = 0;
     // Archived pages are out of service: their citations are history, not claims about the code now.
     const cited = pages.filter((page) => page.readable && !isArchived(page)).map((page) => ({ page, citations: only ? citationsOf(page).filter((citation) => only(citation, page)) : citationsOf(page) }));
-    // Read every cited file concurrently once, telling the parser what will be read of it; the checks below then hit the cache.
+    // Read every cited file concurrently once, telling the parser what will be read of it; the checks below use those reads.
     const wanted = new Map<string, { names: Set<string>; wholeFile: boolean }>();
     for (const { citations } of cited) {
       for (const citation of citations) {
@@ -89,18 +89,28 @@ export class DriftEngine {
         else entry.wholeFile = true;
       }
     }
-    // A batch worth the threads' start-up parses on every core; a save's few files parse here.
-    const batch = [...wanted].filter(([file]) => !this.sources.has(file)).length >= BATCH_FILES;
-    await Promise.all([...wanted].map(([file, reads]) => this.source(file, reads, batch)));
-    if (batch) await this.parser.releaseThreads?.();
-    for (const { page, citations } of cited) {
-      if (cancel?.cancelled) break;
-      pagesChecked++;
-      citationsChecked += citations.length;
-      const anchors = page.frontmatter.anchors ?? {};
-      for (const citation of citations) {
-        const issue = await this.checkCitation(citation, anchors[citation.text]);
-        if (issue) issues.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
+    // A batch worth the threads' start-up parses on every core (they start now, while files are read); a save's few files parse here.
+    const unread = [...wanted.keys()].filter((file) => !this.sources.has(file));
+    const threads = unread.length >= BATCH_FILES ? this.parser.threads?.(unread) : undefined;
+    const reads = Promise.all([...wanted].map(([file, reads]) => this.source(file, reads, threads)));
+    try {
+      // Files parse in page order, so each page is checked as soon as its files are in, while later ones still parse.
+      for (const { page, citations } of cited) {
+        if (cancel?.cancelled) break;
+        pagesChecked++;
+        citationsChecked += citations.length;
+        const anchors = page.frontmatter.anchors ?? {};
+        for (const citation of citations) {
+          const issue = await this.checkCitation(citation, anchors[citation.text]);
+          if (issue) issues.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
+        }
+      }
+    } finally {
+      // A read that failed fails the check here, if no citation's check did first.
+      try {
+        await reads;
+      } finally {
+        await threads?.release();
       }
     }
     return { pagesChecked, citationsChecked, issues };
@@ -276,16 +286,16 @@ export class DriftEngine {
   }
 
   /** A file's state, read once; `wanted` tells the parser what the first reader will ask of it. */
-  private source(relPath: string, wanted?: WantedSymbols, batch = false): Promise<SourceState> {
+  private source(relPath: string, wanted?: WantedSymbols, threads?: ParseThreads): Promise<SourceState> {
     let state = this.sources.get(relPath);
     if (!state) {
-      state = this.read(relPath, wanted, batch);
+      state = this.read(relPath, wanted, threads);
       this.sources.set(relPath, state);
     }
     return state;
   }
 
-  private async read(relPath: string, wanted: WantedSymbols | undefined, batch: boolean): Promise<SourceState> {
+  private async read(relPath: string, wanted: WantedSymbols | undefined, threads: ParseThreads | undefined): Promise<SourceState> {
     let bytes: Uint8Array;
     try {
       // No stat first: one system call less per cited file, and a missing file shows up here anyway.
@@ -297,12 +307,12 @@ export class DriftEngine {
     }
     if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
     const text = new TextDecoder().decode(bytes);
-    if (batch && this.parser.parseOffThread) {
-      const parsed = await this.parser.parseOffThread(relPath, text, wanted);
-      return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
+    let parsed: FileSymbols;
+    if (threads) parsed = await threads.parse(relPath, text, wanted);
+    else {
+      await this.parser.prepare?.(relPath);
+      parsed = this.parser.parse(relPath, text, wanted);
     }
-    await this.parser.prepare?.(relPath);
-    const parsed: FileSymbols = this.parser.parse(relPath, text, wanted);
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }

@@ -66,10 +66,16 @@ export interface SymbolParser {
   /** Loads what parsing this file needs (a grammar); parse() may be called once it resolves. */
   prepare?(fileName: string): Promise<void>;
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols;
-  /** As parse() with no prepare() first, on another thread where the parser has one: a batch of files parses on every core. */
-  parseOffThread?(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols>;
-  /** A batch is done: the threads it used can go. */
-  releaseThreads?(): Promise<void>;
+  /** Threads for a batch of files (a full scan) to parse on every core; undefined where the parser has none. */
+  threads?(fileNames: readonly string[]): ParseThreads | undefined;
+}
+
+/** Parses of one batch on other threads, started for its files' languages before the first file is read. */
+export interface ParseThreads {
+  /** As parse(), with no prepare() first. */
+  parse(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols>;
+  /** The batch is done: the threads, and their memory, go. */
+  release(): Promise<void>;
 }
 
 /** Kinds whose citation means the declaration's shape (heritage, member names and signatures), not every line inside it. */
