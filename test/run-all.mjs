@@ -69,6 +69,8 @@ function mocha(name, spec, { timeout, env = {} } = {}) {
 const harness = (m) => require(path.join(ROOT, 'test', 'harness', m));
 /** Debian packages whose real sources test/unit/treeSitter.test.ts checks drift on. */
 const LANGUAGE_SOURCES = ['golang-github-google-uuid-dev', 'librust-either-dev', 'bsh-src', 'libruby3.1', 'php-psr-log', 'libpng-dev', 'googletest'];
+/** More real Go, Rust and PHP (pure source packages), so bench/drift/languages.mjs has about 1,000 citations in each. */
+const LANGUAGE_CORPUS = ['golang-github-spf13-pflag-dev', 'golang-gopkg-yaml.v3-dev', 'golang-github-gorilla-mux-dev', 'librust-syn-dev', 'librust-serde-dev', 'php-phpseclib3', 'php-symfony-process', 'php-composer-semver', 'php-nikic-fast-route'];
 
 /** Integration suites: each runs test/integration/<name>/ in its own window. */
 function integrationSuites(prepareWorkspace) {
@@ -131,7 +133,7 @@ await step('deps', () => {
   harness('runtime.cjs').ensureNodeModules();
   // The tools' grep_code and find_symbol tests spawn ripgrep; the drift tests of other languages
   // read real code from Debian's packages (Go, Rust, Java, Ruby, PHP, C, C++; Python's is there).
-  if (want('unit')) harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES]);
+  if (want('unit')) harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES, ...LANGUAGE_CORPUS]);
 });
 
 const built = await step('build', () => {

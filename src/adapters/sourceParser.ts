@@ -17,7 +17,7 @@ export class SourceParser implements SymbolParser {
   private readonly treeSitter = new TreeSitterParser();
   private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
 
-  /** `threads: false` parses every file on the calling thread (to measure against a one-thread floor). */
+  /** `useThreads` false parses every file on the calling thread (to measure against a one-thread floor). */
   constructor(private readonly useThreads = true) {}
 
   /** The TS/JS parser (with its cache), loaded on first use. */
@@ -45,7 +45,8 @@ export class SourceParser implements SymbolParser {
 
   /** Threads for a batch: tree-sitter files parse there, the others here. */
   threads(fileNames: readonly string[]): ParseThreads | undefined {
-    const others = this.useThreads ? this.treeSitter.threads(fileNames.filter(isTreeSitterFile)) : undefined;
+    const treeSitterFiles = fileNames.filter(isTreeSitterFile);
+    const others = this.useThreads && treeSitterFiles.length ? this.treeSitter.threads(treeSitterFiles) : undefined;
     if (!others) return undefined;
     return {
       parse: async (fileName, text, wanted) => {

@@ -44,8 +44,11 @@ async function handle(id: number, request: DriftRequest): Promise<unknown> {
       if (request.listChanged) return await engine.check(await wiki.loadPages(), flag) satisfies ScopedDriftReport;
       // A save: the host names the pages citing the files (from its own snapshot), so the rest of the wiki is not read.
       const candidates = await wiki.loadPages(request.citing ? { slugs: request.citing } : {});
-      const citing = pagesCiting(candidates, new Set(request.paths));
-      return { ...(await engine.check(citing, flag)), pages: citing.map((page) => page.relPath) } satisfies ScopedDriftReport;
+      const paths = new Set(request.paths);
+      const citing = pagesCiting(candidates, paths);
+      // Only their citations into the saved files can have changed; the host keeps the pages' other issues.
+      const report = await engine.check(citing, flag, (citation) => paths.has(citation.path));
+      return { ...report, pages: citing.map((page) => page.relPath), paths: request.paths } satisfies ScopedDriftReport;
     }
     case 'stamp': {
       const page = await wiki.readPage(request.slug);

@@ -1,4 +1,5 @@
 import type { DriftReport } from '../../core/drift/driftEngine';
+import type { ReportScope } from '../../core/drift/issueScope';
 import type { StampResult } from '../../core/drift/stamp';
 import type { SourceSymbol } from '../../core/drift/symbols';
 import type { WhatChanged } from '../../core/drift/whatChanged';
@@ -22,10 +23,8 @@ export type DriftRequest =
   /** The fingerprint a citation would be stamped with now; null when it does not resolve. */
   | { kind: 'anchor'; root: string; path: string; symbol?: string; outside: boolean };
 
-/** A drift report with the pages it covers (workspace-relative); no `pages` means the whole wiki. */
-export interface ScopedDriftReport extends DriftReport {
-  pages?: string[];
-}
+/** A drift report with what it covers (pages workspace-relative); no `pages` means the whole wiki. */
+export interface ScopedDriftReport extends DriftReport, ReportScope {}
 
 export interface DriftResponses {
   check: ScopedDriftReport;

@@ -342,6 +342,8 @@ function symbolsOf({ numbers, names }: Outline, tokens: TokenText): FileSymbols 
     return symbol;
   };
   const get = (name: string) => {
+    const known = computed.get(name);
+    if (known) return known;
     const offset = name && !name.includes('\n') ? offsetOf(numbers, names, name) : undefined;
     return offset === undefined ? undefined : make(name, offset);
   };

@@ -4,6 +4,7 @@ import type { DriftClient } from '../../adapters/drift/driftClient';
 import type { ScopedDriftReport } from '../../adapters/drift/protocol';
 import { pagesCiting } from '../../core/drift/citations';
 import type { DriftIssue } from '../../core/drift/driftEngine';
+import { replaceIssues } from '../../core/drift/issueScope';
 import type { Wiki } from '../../core/wiki';
 import { FolderDiagnostics } from '../diagnostics';
 import type { Services } from '../services';
@@ -45,12 +46,9 @@ export class DriftService implements vscode.Disposable {
     for (const root of this.issues.keys()) this.diagnostics.publish(root, this.all(root));
   }
 
-  /** Replaces the issues of the pages the report covers (all of them when it covers the whole wiki). */
+  /** Replaces the issues the report covers (see replaceIssues). */
   private apply(root: string, report: ScopedDriftReport): DriftIssue[] {
-    const byPage = new Map(report.pages ? this.issues.get(root) : undefined);
-    for (const page of report.pages ?? []) byPage.delete(page);
-    for (const issue of report.issues) byPage.set(issue.page, [...(byPage.get(issue.page) ?? []), issue]);
-    this.issues.set(root, byPage);
+    this.issues.set(root, replaceIssues(this.issues.get(root), report));
     const issues = this.all(root);
     this.diagnostics.publish(root, issues);
     this.changed.fire();
