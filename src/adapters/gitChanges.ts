@@ -12,17 +12,17 @@ export async function filesChangedSince(folder: string, ref: string): Promise<st
   const git = simpleGit({ baseDir: folder });
   const hint = `Name a branch, tag or commit this clone has (a CI checkout may need "git fetch origin ${ref}" first).`;
   if (!ref || ref.startsWith('-')) throw new WikiError('unknown-revision', `"${ref}" is not a revision.`, hint);
-  let base: string;
+  let changed: string;
+  let untracked: string;
   try {
-    base = (await git.raw(['merge-base', ref, 'HEAD'])).trim();
+    // --merge-base: from where the branch left `ref` to the working tree, in one call; --relative: paths relative to this folder.
+    [changed, untracked] = await Promise.all([
+      git.raw(['diff', '--merge-base', ref, '--name-only', '--no-renames', '--relative', '-z', '--']),
+      git.raw(['ls-files', '--others', '--exclude-standard', '-z']),
+    ]);
   } catch (error) {
     throw new WikiError('unknown-revision', `Git cannot compare with "${ref}": ${firstLine(error)}`, hint);
   }
-  // --relative: paths relative to this folder, even when the repository root is above it.
-  const [changed, untracked] = await Promise.all([
-    git.raw(['diff', '--name-only', '--no-renames', '--relative', '-z', base, '--']),
-    git.raw(['ls-files', '--others', '--exclude-standard', '-z']),
-  ]);
   return [...new Set([...changed.split('\0'), ...untracked.split('\0')].filter(Boolean))].sort();
 }
 
@@ -50,16 +50,17 @@ export async function fileAtCommit(folder: string, commit: string, relPath: stri
 }
 
 /**
- * The slugs of the pages in `pagesDir` (a folder under `folder`) whose text holds one of `needles`,
- * tracked or not, found by one `git grep` rather than by reading every page: a pull request's check
- * then reads only those. A candidate list: the caller still reads each page through the guarded loader.
+ * The slugs of the tracked pages in `pagesDir` (a folder under `folder`) whose text, as it is in the
+ * working tree, holds one of `needles`: one `git grep` rather than a read of every page, so a pull
+ * request's check reads only those (an untracked page is itself a changed file). A candidate list:
+ * the caller still reads each page through the guarded loader.
  */
 export async function pagesMentioning(folder: string, pagesDir: string, needles: readonly string[]): Promise<string[]> {
   const patterns = needles.filter((needle) => needle && !needle.includes('\n'));
   if (!patterns.length) return [];
   const relDir = path.relative(folder, pagesDir).split(path.sep).join('/');
   const listed = await new Promise<string>((resolve, reject) => {
-    const child = execFile('git', ['grep', '-l', '-z', '-F', '--untracked', '-f', '-', '--', relDir], { cwd: folder, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile('git', ['grep', '-l', '-z', '-F', '-f', '-', '--', relDir], { cwd: folder, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!error) resolve(stdout);
       else if (error.code === 1 && !stderr.trim()) resolve(''); // no page mentions them
       else reject(new WikiError('git-unavailable', `git grep could not search ${relDir}: ${stderr.trim() || error.message}`, 'Check that this folder is a git checkout, or run drift without --changed-since.'));

@@ -24,11 +24,11 @@ function tempRepo(): string {
 }
 
 describe('git changes for drift --changed-since', () => {
-  it('finds the pages mentioning changed paths, tracked or not, and nothing outside the pages folder', async () => {
+  it('finds the tracked pages mentioning changed paths as they are now, and nothing outside the pages folder', async () => {
     const dir = tempRepo();
-    fs.writeFileSync(path.join(dir, '.wiki/pages/new-page.md'), '---\ntitle: New\n---\n`src/a.py`\n');
+    fs.appendFileSync(path.join(dir, '.wiki/pages/cites-b.md'), 'Now it cites `src/a.py` too.\n');
     const pagesDir = path.join(dir, '.wiki/pages');
-    assert.deepEqual((await pagesMentioning(dir, pagesDir, ['src/a.py'])).sort(), ['cites-a', 'new-page']);
+    assert.deepEqual((await pagesMentioning(dir, pagesDir, ['src/a.py'])).sort(), ['cites-a', 'cites-b']);
     assert.deepEqual(await pagesMentioning(dir, pagesDir, ['src/b.go', 'src/none.rs']), ['cites-b']);
     assert.deepEqual(await pagesMentioning(dir, pagesDir, ['src/none.rs']), [], 'no page mentions it');
     assert.deepEqual(await pagesMentioning(dir, pagesDir, ['']), [], 'an empty pattern would match every page: it is dropped');
@@ -39,6 +39,7 @@ describe('git changes for drift --changed-since', () => {
     fs.appendFileSync(path.join(dir, 'src/a.py'), '# edited\n');
     fs.writeFileSync(path.join(dir, 'src/c.rs'), 'fn c() {}\n');
     assert.deepEqual(await filesChangedSince(dir, 'main'), ['src/a.py', 'src/c.rs']);
+    await assert.rejects(filesChangedSince(dir, 'no-such-branch'), /Git cannot compare with "no-such-branch"/);
   });
 
   it('says what to do when git cannot search', async () => {
