@@ -192,6 +192,27 @@ describe('repo-wiki CLI', function () {
       assert.equal(run(['drift', '--workspace', ws, '--changed-since', '--output=x']).code, 2, 'an option is never taken for a revision');
     });
 
+    it('a scan of many Python files parses on the bundle\'s threads with the verdicts of one thread', () => {
+      assert.ok(fs.existsSync(path.join(path.dirname(CLI), 'parseWorker.js')), 'the parse threads\' script is built beside cli.js');
+      const ws = tempDir();
+      const decoder = fs.readFileSync('/usr/lib/python3.11/json/decoder.py', 'utf8');
+      const files = Array.from({ length: 40 }, (_, i) => `pkg/m${i}/decoder.py`);
+      for (const file of files) {
+        fs.mkdirSync(path.dirname(path.join(ws, file)), { recursive: true });
+        fs.writeFileSync(path.join(ws, file), decoder);
+      }
+      assert.equal(run(['init', '--workspace', ws]).code, 0);
+      fs.writeFileSync(path.join(ws, '.wiki/pages/decoders.md'), `---\ntitle: Decoders\ntopic: architecture\nsummary: Forty copies.\nstatus: active\ntags: []\ncreated: 2026-11-01\nupdated: 2026-11-01\n---\n${files.map((file) => `- \`${file}:JSONDecoder.decode\` and \`${file}:JSONObject\``).join('\n')}\n`);
+      const stamp = run(['drift', '--workspace', ws, '--stamp', '--format', 'json']);
+      assert.equal(stamp.code, 0, stamp.stderr);
+      assert.deepEqual(JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout).issues, [], 'every stamp holds');
+      const renamed = path.join(ws, files[7]);
+      fs.writeFileSync(renamed, decoder.replace('def JSONObject(', 'def JSONObjectParsed('));
+      const report = JSON.parse(run(['drift', '--workspace', ws, '--format', 'json']).stdout);
+      assert.equal(report.citationsChecked, 80);
+      assert.deepEqual(report.issues.map((i: { code: string; citation: string }) => `${i.code} ${i.citation}`), [`renamed-symbol ${files[7]}:JSONObject`]);
+    });
+
     it('reports a renamed function as renamed-symbol, and --fix points the citation at the new name', () => {
       const ws = demoCopy();
       const errors = path.join(ws, 'src/errors.ts');

@@ -301,3 +301,38 @@ describe('a full scan parses on worker threads', function () {
     }
   });
 });
+
+describe('the parse threads when something goes wrong', function () {
+  this.timeout(20000);
+  const script = (body: string) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-pool-')), 'parseWorker.js');
+    fs.writeFileSync(file, `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (message) => { ${body} });\n`);
+    return file;
+  };
+
+  it('a thread that dies fails its parses with why, and the next parse gets a new thread', async () => {
+    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ id: message.id, outline: { numbers: new Int32Array(0), names: '', comments: { comments: [], covered: [], all: true } } });`), () => 'python', 1);
+    try {
+      await assert.rejects(pool.outline('die.py', 'x = 1'), /A parse thread stopped \(exit code 3\)/);
+      assert.deepEqual((await pool.outline('ok.py', 'x = 1')).names, '', 'a new thread parses');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('closing the pool fails the parses still waiting, rather than leaving them hanging', async () => {
+    const pool = new ParsePool(script('/* never answers */'), () => 'python', 1);
+    const waiting = ['a.py', 'b.py', 'c.py'].map((file) => assert.rejects(pool.outline(file, 'x = 1'), new RegExp(`The parse threads were closed before ${file.replace('.', '\\.')} was parsed`)));
+    await pool.close();
+    await Promise.all(waiting);
+  });
+
+  it('a file no grammar reads fails its parse with the parser\'s message', async () => {
+    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file))!;
+    try {
+      await assert.rejects(pool.outline('notes.txt', 'plain text'), /Parsing notes\.txt failed on a worker thread: No grammar is loaded for notes\.txt/);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -29,6 +29,8 @@ export interface LanguageRules {
    * declarations, only more slowly when it is large.
    */
   walk?: readonly string[];
+  /** Node types that never hold a declaration (imports, macros): neither read nor searched. */
+  opaque?: readonly string[];
   /** The characters a comment can start with (default `/`): a range without any has no comment. */
   commentStarts?: string;
 }
@@ -86,6 +88,7 @@ const hasFunctionDeclarator = (node: Node): boolean => {
 const cFamily: LanguageRules = {
   grammar: 'tree-sitter-cpp.wasm',
   walk: ['preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_elifdef', 'linkage_specification', 'template_declaration', 'field_declaration_list', 'enumerator_list'],
+  opaque: ['preproc_def', 'preproc_function_def', 'preproc_include', 'preproc_call'],
   declarations: {
     function_definition: { kind: 'function', names: declaratorName, body: field('body') },
     // A prototype (a header's `int f(void);`) or a member function declared in a class.
@@ -107,6 +110,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
     grammar: 'tree-sitter-python.wasm',
     wrappers: ['decorated_definition'],
     walk: ['decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'for_statement', 'while_statement'],
+    opaque: ['import_statement', 'import_from_statement', 'future_import_statement'],
     commentStarts: '#',
     declarations: {
       class_definition: container('class'),
@@ -116,6 +120,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.go': {
     grammar: 'tree-sitter-go.wasm',
     walk: ['type_declaration', 'const_declaration', 'var_declaration', 'field_declaration_list'],
+    opaque: ['package_clause', 'import_declaration'],
     declarations: {
       function_declaration: rule('function'),
       method_declaration: { kind: 'method', names: goReceiver, body: field('body') },
@@ -131,6 +136,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
     grammar: 'tree-sitter-rust.wasm',
     leadingAttributes: ['attribute_item'],
     walk: ['field_declaration_list', 'enum_variant_list'],
+    opaque: ['use_declaration', 'extern_crate_declaration', 'attribute_item', 'inner_attribute_item'],
     declarations: {
       function_item: rule('function'),
       function_signature_item: { kind: 'method', names: named() },
@@ -149,6 +155,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.java': {
     grammar: 'tree-sitter-java.wasm',
     walk: ['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body'],
+    opaque: ['package_declaration', 'import_declaration'],
     declarations: {
       class_declaration: container('class'),
       interface_declaration: container('interface'),
@@ -164,6 +171,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.cs': {
     grammar: 'tree-sitter-c-sharp.wasm',
     walk: ['namespace_declaration', 'file_scoped_namespace_declaration', 'enum_member_declaration_list'],
+    opaque: ['using_directive'],
     declarations: {
       class_declaration: container('class'),
       struct_declaration: container('struct'),
@@ -190,6 +198,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.php': {
     grammar: 'tree-sitter-php.wasm',
     walk: ['namespace_definition', 'compound_statement', 'enum_declaration_list'],
+    opaque: ['namespace_use_declaration', 'php_tag'],
     commentStarts: '/#',
     declarations: {
       class_declaration: container('class'),

@@ -93,10 +93,14 @@ export class ParsePool {
     });
   }
 
-  /** Ends every thread; a later parse starts them again. */
+  /** Ends every thread, failing the parses still to come; a later parse starts them again. */
   async close(): Promise<void> {
     clearTimeout(this.idleTimer);
     const threads = this.threads.splice(0);
+    const unfinished = [...this.sent.values(), ...[...this.queues.values()].flat()];
+    this.sent.clear();
+    this.queues.clear();
+    for (const job of unfinished) job.reject(new Error(`The parse threads were closed before ${job.message.file} was parsed.`));
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 

@@ -32,6 +32,8 @@ interface Grammar {
   commentTypes: ReadonlySet<string>;
   /** Node types whose children are walked from JavaScript (statement blocks, preprocessor groups, ...). */
   walk: ReadonlySet<string>;
+  /** Node types that never hold a declaration: skipped. */
+  opaque: ReadonlySet<string>;
 }
 
 type Runtime = typeof import('@vscode/tree-sitter-wasm');
@@ -160,6 +162,7 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
     comments: new Query(language, [...comments].map((type) => `(${type}) @comment`).join('\n')),
     commentTypes: comments,
     walk: new Set([...WALKED, ...(rules.walk ?? [])]),
+    opaque: new Set(rules.opaque),
   };
 }
 
@@ -293,7 +296,7 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
       } else if (Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
         flush();
         visit(child, type);
-      } else if (!grammar.commentTypes.has(type)) {
+      } else if (!grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
         if (runStart < 0) runStart = child.startIndex;
         runEnd = child.endIndex;
       }

@@ -289,8 +289,11 @@ export class DriftEngine {
   private source(relPath: string, wanted?: WantedSymbols, threads?: ParseThreads): Promise<SourceState> {
     let state = this.sources.get(relPath);
     if (!state) {
-      state = this.read(relPath, wanted, threads);
-      this.sources.set(relPath, state);
+      const reading = this.read(relPath, wanted, threads);
+      this.sources.set(relPath, reading);
+      // A read that failed (a parse thread that died) is not remembered: the next check reads the file again.
+      reading.then(undefined, () => this.sources.get(relPath) === reading && this.sources.delete(relPath));
+      state = reading;
     }
     return state;
   }
