@@ -136,7 +136,7 @@ try {
       const extra = (label, text) => console.log(`  ${pad(`    ${label}`, 44)} ${text}`);
       extra('(d) for scale: parse of the saved file alone', `${lpad(ms(dParse.p50), 11)}   p95 ${ms(dParse.p95)}, max ${ms(dParse.max)} (createSourceFile, warm)`);
       extra('page loading (Wiki.loadPages), not in (c)', lpad(ms(pageLoad), 11));
-      extra('warm via worker: one sourcesChanged', `${lpad(ms(w.p50), 11)}   p95 ${ms(w.p95)} (round trip; the worker finds the citing pages itself)`);
+      extra('warm via worker: one sourcesChanged', `${lpad(ms(w.p50), 11)}   p95 ${ms(w.p95)} (round trip; the host names the citing pages, as the extension does)`);
       extra('full scan via DriftClient + worker', `${lpad(ms(host.scanMs), 11)}   peak RSS ${mb(host.peakRssMB)} (host + worker), main-thread stall max ${ms(host.stallMaxMs)} (p99 ${ms(host.stallP99Ms)}), longest 1 ms-timer gap ${ms(host.gapMaxMs)}`);
 
       const goal = (text, ok) => {
