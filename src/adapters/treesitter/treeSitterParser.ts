@@ -334,11 +334,13 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
 
 /**
  * The symbols of a file; a symbol is made from the outline's numbers, and hashed, when first read.
- * Names are found in the outline's one string: a check reads a few symbols of each of thousands of
- * files, and a table of every declaration's name would cost more than the lookups.
+ * Names are found in the outline's one string, through two number arrays built on the first
+ * lookup: a table of every declaration's name would cost far more memory across thousands of files.
  */
-function symbolsOf({ numbers, names }: Outline, tokens: TokenText): FileSymbols {
+function symbolsOf(outline: Outline, tokens: TokenText): FileSymbols {
+  const { numbers, names } = outline;
   const computed = new Map<string, SourceSymbol>();
+  let index: NameIndex | undefined;
   const make = (name: string, offset: number) => {
     let symbol = computed.get(name);
     if (!symbol) computed.set(name, (symbol = new LazySymbol(name, KINDS[numbers[offset]], piecesAt(numbers, offset), tokens)));
@@ -346,39 +348,30 @@ function symbolsOf({ numbers, names }: Outline, tokens: TokenText): FileSymbols 
   };
   const get = (name: string) => {
     const known = computed.get(name);
-    if (known) return known;
-    const offset = name && !name.includes('\n') ? offsetOf(numbers, names, name) : undefined;
+    if (known || !name || name.includes('\n')) return known;
+    const offset = offsetOf((index ??= indexNames(outline)), names, name);
     return offset === undefined ? undefined : make(name, offset);
+  };
+  /** Every declaration whose name passes `wanted`, in document order. */
+  const each = (wanted: (start: number, end: number) => boolean): SourceSymbol[] => {
+    const { starts, offsets } = (index ??= indexNames(outline));
+    const found: SourceSymbol[] = [];
+    for (let i = 0; i < starts.length; i++) {
+      const end = i + 1 < starts.length ? starts[i + 1] - 1 : names.length;
+      if (wanted(starts[i], end)) found.push(make(names.slice(starts[i], end), offsets[i]));
+    }
+    return found;
   };
   let all: Map<string, SourceSymbol> | undefined;
   let fingerprint: string | undefined;
   return {
     get symbols() {
-      if (!all) {
-        all = new Map();
-        let offset = 0;
-        for (const name of names ? names.split('\n') : []) {
-          all.set(name, make(name, offset));
-          offset = nextOffset(numbers, offset);
-        }
-      }
-      return all;
+      return (all ??= new Map(each(() => true).map((symbol) => [symbol.name, symbol])));
     },
     get,
     members(name: string) {
-      const found: SourceSymbol[] = [];
       const prefix = `${name}.`;
-      let offset = 0;
-      let start = 0;
-      // One pass over the names, in step with their numbers.
-      while (start <= names.length && names.length) {
-        const end = names.indexOf('\n', start);
-        const stop = end < 0 ? names.length : end;
-        if (names.startsWith(prefix, start) && names.lastIndexOf('.', stop - 1) < start + prefix.length) found.push(make(names.slice(start, stop), offset));
-        offset = nextOffset(numbers, offset);
-        start = stop + 1;
-      }
-      return found;
+      return each((start, end) => names.startsWith(prefix, start) && names.lastIndexOf('.', end - 1) < start + prefix.length);
     },
     get fingerprint() {
       return (fingerprint ??= hex(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
@@ -386,22 +379,41 @@ function symbolsOf({ numbers, names }: Outline, tokens: TokenText): FileSymbols 
   };
 }
 
+/** Where each name starts in the names string, and where its declaration's numbers start. */
+interface NameIndex {
+  starts: Int32Array;
+  offsets: Int32Array;
+}
+
+function indexNames({ numbers, names }: Outline): NameIndex {
+  let count = names ? 1 : 0;
+  for (let i = names.indexOf('\n'); i >= 0; i = names.indexOf('\n', i + 1)) count++;
+  const starts = new Int32Array(count);
+  const offsets = new Int32Array(count);
+  for (let i = 0, start = 0, offset = 0; i < count; i++) {
+    starts[i] = start;
+    offsets[i] = offset;
+    start = names.indexOf('\n', start) + 1;
+    offset += 2 + numbers[offset + 1] * PIECE_SIZE;
+  }
+  return { starts, offsets };
+}
+
 /** Where a declaration's numbers start, found by its name's place among the names. */
-function offsetOf(numbers: Int32Array, names: string, name: string): number | undefined {
+function offsetOf({ starts, offsets }: NameIndex, names: string, name: string): number | undefined {
   for (let at = names.indexOf(name); at >= 0; at = names.indexOf(name, at + 1)) {
     const end = at + name.length;
     if ((at > 0 && names.charCodeAt(at - 1) !== NEWLINE) || (end < names.length && names.charCodeAt(end) !== NEWLINE)) continue;
-    let index = 0;
-    for (let i = names.indexOf('\n'); i >= 0 && i < at; i = names.indexOf('\n', i + 1)) index++;
-    let offset = 0;
-    for (; index > 0; index--) offset = nextOffset(numbers, offset);
-    return offset;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= at) low = mid;
+      else high = mid - 1;
+    }
+    return offsets[low];
   }
   return undefined;
-}
-
-function nextOffset(numbers: Int32Array, offset: number): number {
-  return offset + 2 + numbers[offset + 1] * PIECE_SIZE;
 }
 
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);

@@ -50,6 +50,7 @@ const MODULE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx'
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
   private readonly sources = new Map<string, Promise<SourceState>>();
+  private readonly shapes = new WeakMap<Declared['file'], Map<string, string>>();
 
   constructor(
     private readonly root: string,
@@ -159,9 +160,18 @@ export class DriftEngine {
 
   /** The anchor of a declaration as stamped now: a container's records its shape; in semantic mode, the type too. */
   private anchorOf({ path: relPath, symbol, file }: Declared): string {
-    const anchor = CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, containerShape(file, symbol)) : symbolAnchor(symbol);
+    const anchor = CONTAINER_KINDS.has(symbol.kind) ? symbolAnchor(symbol, this.shapeOf(file, symbol)) : symbolAnchor(symbol);
     const type = this.types?.typeOf(relPath, symbol.name);
     return type ? `${anchor} type:${type}` : anchor;
+  }
+
+  /** A container's shape, taken once per parse of its file: every citation of it or of its members reads it. */
+  private shapeOf(file: Declared['file'], container: SourceSymbol): string {
+    let shapes = this.shapes.get(file);
+    if (!shapes) this.shapes.set(file, (shapes = new Map()));
+    let shape = shapes.get(container.name);
+    if (shape === undefined) shapes.set(container.name, (shape = containerShape(file, container)));
+    return shape;
   }
 
   /**
@@ -251,7 +261,7 @@ export class DriftEngine {
     }
     // A container stamped with its shape: only a member added, removed or re-signed changes it.
     if (recorded.shape !== undefined && CONTAINER_KINDS.has(current.kind)) {
-      if (recorded.shape === containerShape(declared!.file, current)) return undefined;
+      if (recorded.shape === this.shapeOf(declared!.file, current)) return undefined;
       return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now() });
     }
     if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now() });

@@ -123,11 +123,24 @@ export interface ParsedAnchor {
   type?: string;
 }
 
+const ANCHOR_KEYS: ReadonlySet<string> = new Set(['sig', 'body', 'shape', 'file', 'at', 'type']);
+
+/** The parts of an anchor (`key:value` words; a value ends at a second colon). A save can re-check a thousand: no regular expressions. */
 export function parseAnchor(anchor: string): ParsedAnchor {
   const out: ParsedAnchor = {};
-  for (const part of anchor.trim().split(/\s+/)) {
-    const [key, value] = part.split(':', 2);
-    if ((key === 'sig' || key === 'body' || key === 'shape' || key === 'file' || key === 'at' || key === 'type') && value) out[key] = value;
+  const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
+  for (let start = 0; start < anchor.length; ) {
+    while (start < anchor.length && isSpace(anchor.charCodeAt(start))) start++;
+    let end = start;
+    while (end < anchor.length && !isSpace(anchor.charCodeAt(end))) end++;
+    const colon = anchor.indexOf(':', start);
+    if (colon > start && colon < end - 1) {
+      const key = anchor.slice(start, colon);
+      const next = anchor.indexOf(':', colon + 1);
+      const value = anchor.slice(colon + 1, next >= 0 && next < end ? next : end);
+      if (ANCHOR_KEYS.has(key) && value) out[key as keyof ParsedAnchor] = value;
+    }
+    start = end;
   }
   return out;
 }
