@@ -45,12 +45,11 @@ export class SourceParser implements SymbolParser {
 
   /** Threads for a batch: tree-sitter files parse there, the others here. */
   threads(fileNames: readonly string[]): ParseThreads | undefined {
-    const treeSitterFiles = fileNames.filter(isTreeSitterFile);
-    const others = this.useThreads && treeSitterFiles.length ? this.treeSitter.threads(treeSitterFiles) : undefined;
+    const others = this.useThreads ? this.treeSitter.threads(fileNames) : undefined;
     if (!others) return undefined;
     return {
       parse: async (fileName, text, wanted) => {
-        if (!isTreeSitterFile(fileName)) return (await this.prepare(fileName), this.parse(fileName, text, wanted));
+        if (!isTreeSitterFile(fileName)) return this.parse(fileName, text, wanted);
         return this.remember(fileName, text, this.cached(fileName, text) ?? (await others.parse(fileName, text, wanted)));
       },
       release: () => others.release(),

@@ -19,11 +19,11 @@ import type { WikiPage } from '../core/model';
  * With `changed` (workspace-relative paths), only what the change touches is checked: edited pages,
  * and the citations into changed files (a citation into an unchanged file cannot have drifted by it).
  */
-export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; mentioning?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
+export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
   const stamping = options.stamp || review.length > 0;
-  // Only the pages that mention a changed path can cite it: the rest are not even parsed, nor read when `mentioning` names them.
-  let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed, slugs: options.mentioning && [...options.mentioning, ...editedPages(wiki, options.changed)] } : {});
+  // Only the pages that mention a changed path can cite it: the rest are not even parsed, nor read when `candidates` names the pages to read.
+  let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed, slugs: options.candidates } : {});
   let stamped = 0;
   let stampError: WikiError | undefined;
   if (stamping) {
@@ -70,11 +70,13 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
 
 /**
  * What `--changed-since REF` checks: the files changed since REF and, unless the run stamps (which
- * reads every page anyway), the pages one `git grep` finds mentioning one of them.
+ * reads every page anyway), the only pages that can be touched: those one `git grep` finds
+ * mentioning a changed file, and the changed pages themselves.
  */
-export async function changedSince(wiki: Wiki, ref: string, stamping: boolean): Promise<{ changed: string[]; mentioning?: string[] }> {
+export async function changedSince(wiki: Wiki, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
   const changed = await filesChangedSince(wiki.root, ref);
-  return { changed, mentioning: stamping ? undefined : await pagesMentioning(wiki.root, wiki.pagesDir, changed) };
+  if (stamping) return { changed };
+  return { changed, candidates: [...(await pagesMentioning(wiki.root, wiki.pagesDir, changed)), ...editedPages(wiki, changed)] };
 }
 
 /** The slugs of the pages among changed paths. */

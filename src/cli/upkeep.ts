@@ -30,7 +30,7 @@ export async function upkeepCommand(core: WorkspaceCore, options: { dryRun: bool
   return 0;
 }
 
-export function planLines(plan: UpkeepPlan): string[] {
+function planLines(plan: UpkeepPlan): string[] {
   const at = (slug: string) => `.wiki/pages/${slug}.md`;
   return [
     ...plan.stale.map(({ slug, citations }) => `stale        ${at(slug)}  cited code no longer exists: ${citations.join(', ')}`),

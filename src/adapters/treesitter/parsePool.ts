@@ -12,8 +12,6 @@ const MAX_THREADS = 4;
 const IN_FLIGHT = 2;
 /** A parse makes many short-lived syntax nodes: a small young generation collects them as often, in far less memory than the default. */
 const YOUNG_GENERATION_MB = 16;
-/** An idle pool gives its threads (and their WebAssembly heaps) back after this long. */
-const IDLE_MS = 30_000;
 
 interface Thread {
   worker: Worker;
@@ -35,8 +33,8 @@ interface Job {
  * Tree-sitter parses on worker threads, one per core: a full scan of a large repository parses
  * on every core while the caller reads files and compares fingerprints. Each grammar goes to one
  * thread, so a thread compiles only its share of them; a thread with nothing left of its own
- * takes over another grammar's waiting files. Threads end with close() or after a while idle,
- * and never keep a process alive.
+ * takes over another grammar's waiting files. Threads end with close(), which a batch calls when
+ * it is done, and never keep a process alive.
  */
 export class ParsePool {
   private readonly threads: Thread[] = [];
@@ -44,7 +42,6 @@ export class ParsePool {
   private readonly queues = new Map<string, Job[]>();
   private readonly sent = new Map<number, Job>();
   private nextId = 0;
-  private idleTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly script: string,
@@ -64,26 +61,27 @@ export class ParsePool {
    * each, and has each thread load its grammars now, before the first file is read.
    */
   start(files: readonly string[]): void {
-    clearTimeout(this.idleTimer);
     while (this.threads.length < this.size) this.launch();
-    const byGrammar = new Map<string, string[]>();
+    // Per grammar: how many files need it, and one of them (a thread loads a grammar by a file's name).
+    const byGrammar = new Map<string, { count: number; file: string }>();
     for (const file of files) {
       const grammar = this.grammarOf(file);
-      byGrammar.set(grammar, [...(byGrammar.get(grammar) ?? []), file]);
+      const entry = byGrammar.get(grammar);
+      if (entry) entry.count++;
+      else byGrammar.set(grammar, { count: 1, file });
     }
     for (const thread of this.threads) thread.share = 0;
     const load = new Map<Thread, string[]>();
-    for (const [grammar, needing] of [...byGrammar].sort((a, b) => b[1].length - a[1].length)) {
+    for (const [grammar, { count, file }] of [...byGrammar].sort((a, b) => b[1].count - a[1].count)) {
       const owner = this.threads.find((thread) => thread.grammars.has(grammar)) ?? this.threads.reduce((least, thread) => (thread.share < least.share ? thread : least));
-      owner.share += needing.length;
-      if (!owner.grammars.has(grammar)) load.set(owner, [...(load.get(owner) ?? []), needing[0]]);
+      owner.share += count;
+      if (!owner.grammars.has(grammar)) load.set(owner, [...(load.get(owner) ?? []), file]);
       owner.grammars.add(grammar);
     }
     for (const [thread, prepare] of load) thread.worker.postMessage({ prepare } satisfies ToParseWorker);
   }
 
   outline(file: string, text: string, wanted?: WantedSymbols): Promise<Outline> {
-    clearTimeout(this.idleTimer);
     return new Promise<Outline>((resolve, reject) => {
       const grammar = this.grammarOf(file);
       const queue = this.queues.get(grammar) ?? [];
@@ -95,7 +93,6 @@ export class ParsePool {
 
   /** Ends every thread, failing the parses still to come; a later parse starts them again. */
   async close(): Promise<void> {
-    clearTimeout(this.idleTimer);
     const threads = this.threads.splice(0);
     const unfinished = [...this.sent.values(), ...[...this.queues.values()].flat()];
     this.sent.clear();
@@ -168,10 +165,6 @@ export class ParsePool {
   private finished(thread: Thread): void {
     if (--thread.busy === 0) thread.worker.unref();
     this.pump();
-    if (!this.waiting() && this.threads.every((t) => t.busy === 0)) {
-      clearTimeout(this.idleTimer);
-      this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
-    }
   }
 
   private lost(thread: Thread, error: Error): void {

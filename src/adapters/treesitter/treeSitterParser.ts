@@ -4,8 +4,9 @@
 // counts. Fingerprints mean what they mean for TypeScript: FNV-1a over the text with comments and
 // whitespace left out, so formatting never counts (nor, unlike TypeScript, a change of whitespace
 // inside a string); decorators and attributes are part of the signature; a docstring is part of
-// the body. One query per grammar finds the declarations and comments inside WebAssembly, so
-// JavaScript never walks the tree; hashes are taken per symbol on first read.
+// the body. The declarations are walked from the root, function bodies never entered; comments are
+// found only where a cited symbol is hashed; hashes are taken per symbol on first read. A batch of
+// files can parse on other threads, which send back a packed outline (see Outline).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
@@ -72,21 +73,23 @@ export class TreeSitterParser implements SymbolParser {
   }
 
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
-    return this.symbolsOf(fileName, text, this.outlineOf(fileName, text, wanted));
+    return this.symbolsFrom(fileName, text, this.outlineOf(fileName, text, wanted));
   }
 
   /**
    * Threads for a batch of files, with the grammars those files need loading at once; undefined
-   * when the pool was not built. This thread then needs a grammar only to hash code the wanted
+   * when none of the files is parsed here, or the pool was not built. This thread then needs a grammar only to hash code the wanted
    * symbols did not cover (prepare() first).
    */
   threads(fileNames: readonly string[]): ParseThreads | undefined {
+    const files = fileNames.filter((file) => rulesOf(file));
+    if (!files.length) return undefined;
     pool ??= ParsePool.beside(__dirname, (file) => rulesOf(file)!.grammar) ?? null;
     if (!pool) return undefined;
     const threads = pool;
-    threads.start(fileNames.filter((file) => rulesOf(file)));
+    threads.start(files);
     return {
-      parse: async (fileName, text, wanted) => this.symbolsOf(fileName, text, await threads.outline(fileName, text, wanted)),
+      parse: async (fileName, text, wanted) => this.symbolsFrom(fileName, text, await threads.outline(fileName, text, wanted)),
       release: () => threads.close(),
     };
   }
@@ -111,7 +114,7 @@ export class TreeSitterParser implements SymbolParser {
   }
 
   /** The symbols of a file from its outline; a hash the wanted symbols did not cover parses the text again (its grammar loaded by then). */
-  private symbolsOf(fileName: string, text: string, outline: Outline): FileSymbols {
+  private symbolsFrom(fileName: string, text: string, outline: Outline): FileSymbols {
     const rules = rulesOf(fileName)!;
     const allComments = () => this.allComments(fileName, text, this.grammarOf(fileName).grammar);
     return symbolsOf(outline, new TokenText(text, commentStarts(rules), new Set(), allComments, outline.comments));
@@ -580,7 +583,7 @@ class TokenText {
   private mayStartComment(i: number): boolean {
     const code = this.text.charCodeAt(i);
     if (code !== this.first && code !== this.second) return false;
-    return code !== EQUALS || i === 0 || this.text.charCodeAt(i - 1) === 10;
+    return code !== EQUALS || i === 0 || this.text.charCodeAt(i - 1) === NEWLINE;
   }
 
   /** Whether [start, end) may hold a comment: a comment may start in it. */

@@ -1,3 +1,4 @@
+import { isValidSlug } from '../slug';
 import { isTag } from '../../shared/tags';
 import { tagSet, type ConversationRecord, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { EXPORT_FORMAT, EXPORT_VERSION, MARKDOWN_RECORD_MARKER } from './export';
@@ -12,7 +13,6 @@ export class ImportError extends Error {
 
 /** The ids conversations get: those of the store (UUIDs) and of exports from it. */
 const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * The conversation in a Markdown or JSON export (any version so far). Markdown exports from version 2
@@ -82,7 +82,7 @@ function recordFromExport(value: unknown): ConversationRecord {
   const id = field(c, 'id', 'conversation.', (v): v is string => isString(v) && CONVERSATION_ID.test(v), 'a conversation id (letters, digits, "-", "_")');
   const turns = turnsValue.map((turn, index) => turnFrom(turn, index, id));
   const tags = optional(c, 'tags', 'conversation.', (v): v is string[] => isArray(v) && v.every(isTag), 'a list of tags') ?? [];
-  const filedPage = optional(c, 'filedPage', 'conversation.', (v): v is string => isString(v) && SLUG.test(v) && v.length <= 80, 'a page slug');
+  const filedPage = optional(c, 'filedPage', 'conversation.', (v): v is string => isString(v) && isValidSlug(v), 'a page slug');
   const priorSummary = optional(c, 'priorSummary', 'conversation.', isObject, 'an object');
   return {
     conversation: {

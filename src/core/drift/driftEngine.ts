@@ -93,7 +93,8 @@ export class DriftEngine {
     // A batch worth the threads' start-up parses on every core (they start now, while files are read); a save's few files parse here.
     const unread = [...wanted.keys()].filter((file) => !this.sources.has(file));
     const threads = unread.length >= BATCH_FILES ? this.parser.threads?.(unread) : undefined;
-    const reads = Promise.all([...wanted].map(([file, reads]) => this.source(file, reads, threads)));
+    // Settled, never rejected: a read that fails while the checks wait on another file is not an unhandled rejection.
+    const reads = Promise.allSettled([...wanted].map(([file, reads]) => this.source(file, reads, threads)));
     try {
       // Files parse in page order, so each page is checked as soon as its files are in, while later ones still parse.
       for (const { page, citations } of cited) {
@@ -107,12 +108,10 @@ export class DriftEngine {
         }
       }
     } finally {
+      const failed = (await reads).find((read): read is PromiseRejectedResult => read.status === 'rejected');
+      await threads?.release();
       // A read that failed fails the check here, if no citation's check did first.
-      try {
-        await reads;
-      } finally {
-        await threads?.release();
-      }
+      if (failed) throw failed.reason;
     }
     return { pagesChecked, citationsChecked, issues };
   }

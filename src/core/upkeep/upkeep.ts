@@ -46,16 +46,21 @@ export function planUpkeep(pages: readonly WikiPage[], drift: DriftReport, setti
     if (!page.valid) continue;
     const fm = page.frontmatter;
     const gone = [...(missing.get(page.relPath) ?? [])].sort();
-    const markedByUpkeep = fm.status === 'stale' && (fm.stale_reason ?? '').startsWith(UPKEEP_STALE_PREFIX);
+    const byUpkeep = markedByUpkeep(fm);
     if (fm.status === 'active' && gone.length) plan.stale.push({ slug: page.slug, citations: gone });
-    else if (markedByUpkeep && !gone.length) plan.reactivated.push(page.slug);
-    else if (markedByUpkeep && fm.stale_reason !== staleReason(gone)) plan.restaled.push({ slug: page.slug, citations: gone });
+    else if (byUpkeep && !gone.length) plan.reactivated.push(page.slug);
+    else if (byUpkeep && fm.stale_reason !== staleReason(gone)) plan.restaled.push({ slug: page.slug, citations: gone });
     else if ((fm.status === 'stale' || fm.status === 'superseded') && !Number.isNaN(today)) {
       const idleDays = Math.floor((today - lastTouched(page, settings.lastChanged)) / DAY_MS);
       if (idleDays >= settings.archiveAfterDays) plan.archived.push({ slug: page.slug, was: fm.status, idleDays });
     }
   }
   return plan;
+}
+
+/** A page upkeep itself marked stale: the only kind it brings back or re-words. */
+function markedByUpkeep(fm: Partial<PageFrontmatter>): boolean {
+  return fm.status === 'stale' && (fm.stale_reason ?? '').startsWith(UPKEEP_STALE_PREFIX);
 }
 
 export function isEmptyPlan(plan: UpkeepPlan): boolean {
@@ -98,16 +103,15 @@ async function applyLocked(wiki: Wiki, writes: WikiWrites, plan: UpkeepPlan, tod
     await writes.writePage(slug, change(page.frontmatter as PageFrontmatter), page.body, page.extraFields);
     into.push(slug);
   };
-  const byUpkeep = (fm: Partial<PageFrontmatter>) => fm.status === 'stale' && (fm.stale_reason ?? '').startsWith(UPKEEP_STALE_PREFIX);
   for (const { slug, citations } of plan.stale) {
     await rewrite(slug, (fm) => fm.status === 'active', (fm) => ({ ...fm, status: 'stale', stale_reason: staleReason(citations), updated: today }), done.stale);
   }
   for (const { slug, citations } of plan.restaled) {
     // The reason only: the page was not touched by a person, so its `updated` date stays.
-    await rewrite(slug, byUpkeep, (fm) => ({ ...fm, stale_reason: staleReason(citations) }), done.restaled);
+    await rewrite(slug, markedByUpkeep, (fm) => ({ ...fm, stale_reason: staleReason(citations) }), done.restaled);
   }
   for (const slug of plan.reactivated) {
-    await rewrite(slug, byUpkeep, ({ stale_reason: _reason, ...fm }) => ({ ...fm, status: 'active', updated: today }), done.reactivated);
+    await rewrite(slug, markedByUpkeep, ({ stale_reason: _reason, ...fm }) => ({ ...fm, status: 'active', updated: today }), done.reactivated);
   }
   for (const { slug, was } of plan.archived) {
     await rewrite(slug, (fm) => fm.status === was, (fm) => ({ ...fm, status: 'archived' }), done.archived);
