@@ -258,7 +258,7 @@ try {
   for (let i = 0; i < 5; i++) {
     const start = performance.now();
     const core = openWorkspaceCore(all);
-    ({ report: checked } = await checkDrift(core, { stamp: false, ...(await changedSince(core, 'main', false)) }));
+    ({ report: checked } = await checkDrift(core, { stamp: false, ...(await changedSince(core.wiki, 'main', false)) }));
     warm.push(performance.now() - start);
   }
   const cli = [];

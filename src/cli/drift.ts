@@ -71,18 +71,12 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
 /**
  * What `--changed-since REF` checks: the files changed since REF and, unless the run stamps (which
  * reads every page anyway), the only pages that can be touched: those one `git grep` finds
- * mentioning a changed file, and the changed pages themselves. The changed files' grammars load
- * meanwhile, while git searches the pages.
+ * mentioning a changed file, and the changed pages themselves.
  */
-export async function changedSince({ wiki, parser }: Pick<WorkspaceCore, 'wiki' | 'parser'>, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
+export async function changedSince(wiki: Wiki, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
   const changed = await filesChangedSince(wiki.root, ref);
-  const grammars = Promise.all(changed.map((file) => parser.prepare(file)));
-  if (stamping) {
-    await grammars;
-    return { changed };
-  }
-  const [mentioning] = await Promise.all([pagesMentioning(wiki.root, wiki.pagesDir, changed), grammars]);
-  return { changed, candidates: [...mentioning, ...editedPages(wiki, changed)] };
+  if (stamping) return { changed };
+  return { changed, candidates: [...(await pagesMentioning(wiki.root, wiki.pagesDir, changed)), ...editedPages(wiki, changed)] };
 }
 
 /** The slugs of the pages among changed paths. */
