@@ -11,6 +11,8 @@ export interface DeclarationRule {
   kind: SymbolKind | ((node: Node) => SymbolKind);
   names(node: Node): string[];
   body?(node: Node): Node | null | undefined;
+  /** The body runs on to the end of the declaration (`int a = 1, b;`: from the first value on). */
+  bodyToEnd?: boolean;
   container?: boolean | ((node: Node) => boolean);
   scope?: boolean;
 }
@@ -19,7 +21,10 @@ export interface LanguageRules {
   /** The grammar's file under the tree-sitter WebAssembly folder. */
   grammar: string;
   declarations: Record<string, DeclarationRule>;
-  /** Nodes that wrap a declaration with its decorators or attributes (Python's `decorated_definition`): the signature starts there. */
+  /**
+   * Nodes that wrap a declaration with its decorators, attributes or modifiers (Python's
+   * `decorated_definition`, PHP's `property_declaration`): the signature of its first declaration starts there.
+   */
   wrappers?: readonly string[];
   /** Sibling nodes before a declaration that belong to its signature (Rust's `#[...]` attributes). */
   leadingAttributes?: readonly string[];
@@ -33,9 +38,15 @@ export interface LanguageRules {
   opaque?: readonly string[];
   /** The characters a comment can start with (default `/`): a range without any has no comment. */
   commentStarts?: string;
+  /** Node types skipped like comments besides the grammar's own comments (C#'s `#region`). */
+  commentLike?: readonly string[];
+  /** `'` and `"` quote the same strings (Python): a formatter's choice of quotes is not a change. */
+  sameQuotes?: boolean;
 }
 
 const field = (name: string) => (node: Node) => node.childForFieldName(name);
+/** Every `name` of a declaration of several (`var x, y = 1, 2`). */
+const everyName = (node: Node): string[] => node.childrenForFieldName('name').filter((child) => child !== null).map((child) => child!.text);
 const named = (fieldName = 'name') => (node: Node): string[] => {
   const text = node.childForFieldName(fieldName)?.text;
   return text ? [dotted(text)] : [];
@@ -45,7 +56,9 @@ const dotted = (text: string) => (text.includes(':') || text.includes('\\') ? te
 const noGenerics = (node: Node | null | undefined): string | undefined => {
   if (!node) return undefined;
   if (node.type === 'generic_type') return noGenerics(node.childForFieldName('type'));
-  if (node.type === 'pointer_type' || node.type === 'reference_type') return noGenerics(node.namedChildren.find((child) => child !== null && child.type !== 'mutable_specifier'));
+  if (node.type === 'pointer_type' || node.type === 'reference_type') return noGenerics(node.namedChildren.find((child) => child !== null && child.type !== 'mutable_specifier' && child.type !== 'lifetime'));
+  // `crate::Foo`, `self::Foo`: the type's own name, as it is cited.
+  if (node.type === 'scoped_type_identifier') return noGenerics(node.childForFieldName('name'));
   return dotted(node.text);
 };
 const rule = (kind: SymbolKind, extra: Partial<DeclarationRule> = {}): DeclarationRule => ({ kind, names: named(), body: field('body'), ...extra });
@@ -66,33 +79,69 @@ const goTypeSpec: DeclarationRule = {
   body: field('type'),
   container: (node) => (node.childForFieldName('type')?.type ?? '') in GO_CONTAINERS,
 };
+/** The value of the first declarator that has one, for a declaration of several names (`int a, b = 1;`). */
+const firstValue = (declarators: (node: Node) => Node[], value: (declarator: Node) => Node | null | undefined) => (node: Node) => {
+  for (const declarator of declarators(node)) {
+    const found = value(declarator);
+    if (found) return found;
+  }
+  return undefined;
+};
+const childrenOfType = (type: string) => (node: Node): Node[] => node.namedChildren.filter((child): child is Node => child?.type === type);
+/** Python and Ruby: a module or class level assignment to a name (a constant, a dataclass field), not to an attribute or item. */
+const assignedNames = (types: readonly string[]) => (node: Node): string[] => {
+  const left = node.childForFieldName('left');
+  if (!left) return [];
+  if (types.includes(left.type)) return [left.text];
+  return left.type === 'pattern_list' ? left.namedChildren.filter((child) => child !== null && types.includes(child.type)).map((child) => child!.text) : [];
+};
+/** Go: a struct's fields; an embedded field (`sync.Mutex`, `*Base`) is named by its type, as Go names it. */
+const goFieldNames = (node: Node): string[] => {
+  const names = node.namedChildren.filter((child) => child?.type === 'field_identifier').map((child) => child!.text);
+  if (names.length) return names;
+  const type = node.childForFieldName('type')?.text.replace(/^\*/, '').replace(/\[.*$/, '');
+  return type ? [type.slice(type.lastIndexOf('.') + 1)] : [];
+};
 const allNamed = (type: string) => (node: Node): string[] => node.children.filter((child) => child?.type === type).map((child) => child!.text);
 
-/** C and C++: the name inside a declarator (`int *f(void)`, `Foo::bar`, `~Foo`). */
-const declaratorName = (node: Node): string[] => {
-  let declarator = node.childForFieldName('declarator');
+const DECLARED_NAMES = ['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier'];
+/** The declarator inside a declarator (`*f`, `&name()`, `f(void)`), when there is one. */
+const innerDeclarator = (declarator: Node): Node | null => declarator.childForFieldName('declarator') ?? declarator.namedChildren.find((child) => child !== null && child.type.endsWith('declarator')) ?? null;
+/** C and C++: the name inside a declarator (`int *f(void)`, `Foo::bar`, `~Foo`, `operator bool`). */
+const nameIn = (start: Node | null): string | undefined => {
+  let declarator = start;
   for (let depth = 0; declarator && depth < 8; depth++) {
-    if (['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier'].includes(declarator.type)) return [dotted(declarator.text)];
-    declarator = declarator.childForFieldName('declarator') ?? declarator.namedChildren.find((child) => child !== null && child.type.endsWith('declarator')) ?? null;
+    if (declarator.type === 'operator_cast') return `operator${declarator.childForFieldName('type')?.text ?? ''}`;
+    if (DECLARED_NAMES.includes(declarator.type)) return dotted(declarator.text);
+    declarator = innerDeclarator(declarator);
   }
-  return [];
+  return undefined;
 };
+/** Every name a declaration declares (`int x, *y;`). */
+const declaratorName = (node: Node): string[] => node.childrenForFieldName('declarator').map(nameIn).filter((name): name is string => name !== undefined);
 const hasFunctionDeclarator = (node: Node): boolean => {
   let declarator = node.childForFieldName('declarator');
   for (let depth = 0; declarator && depth < 8; depth++) {
-    if (declarator.type === 'function_declarator') return true;
-    declarator = declarator.childForFieldName('declarator');
+    if (declarator.type === 'function_declarator' || declarator.type === 'operator_cast') return true;
+    declarator = innerDeclarator(declarator);
   }
   return false;
 };
+/** C and C++: a variable's initial value (of the first declarator that has one) is its body. */
+const initialValue = firstValue((node) => node.childrenForFieldName('declarator').filter((child): child is Node => child?.type === 'init_declarator'), (declarator) => declarator.childForFieldName('value'));
+/** A typedef of a struct, union or enum with a body (`typedef struct { int x; } Point;`): a container of its fields. */
+const typedefBody = (node: Node): Node | null | undefined => node.childForFieldName('type')?.childForFieldName('body');
 const cFamily: LanguageRules = {
   grammar: 'tree-sitter-cpp.wasm',
   walk: ['preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_elifdef', 'linkage_specification', 'template_declaration', 'field_declaration_list', 'enumerator_list'],
   opaque: ['preproc_def', 'preproc_function_def', 'preproc_include', 'preproc_call'],
+  // `template <typename T>` belongs to the signature of what it declares.
+  wrappers: ['template_declaration'],
   declarations: {
-    function_definition: { kind: 'function', names: declaratorName, body: field('body') },
-    // A prototype (a header's `int f(void);`) or a member function declared in a class.
-    declaration: { kind: 'function', names: (node) => (hasFunctionDeclarator(node) ? declaratorName(node) : []) },
+    // A constructor's initializer list (`: port_(port)`) is code: part of the body.
+    function_definition: { kind: 'function', names: declaratorName, body: (node) => node.namedChildren.find((child) => child?.type === 'field_initializer_list') ?? node.childForFieldName('body'), bodyToEnd: true },
+    // A prototype (a header's `int f(void);`), a member function declared in a class, or a variable (`static int counter = 0;`).
+    declaration: { kind: (node) => (hasFunctionDeclarator(node) ? 'function' : 'variable'), names: declaratorName, body: initialValue, bodyToEnd: true },
     field_declaration: { kind: (node) => (hasFunctionDeclarator(node) ? 'method' : 'property'), names: declaratorName, body: field('default_value') },
     class_specifier: container('class', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
     struct_specifier: container('struct', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
@@ -100,8 +149,30 @@ const cFamily: LanguageRules = {
     enum_specifier: container('enum', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
     enumerator: valued('enum-member', named()),
     namespace_definition: container('namespace'),
-    type_definition: { kind: 'type', names: declaratorName },
+    alias_declaration: valued('type', named(), 'type'),
+    type_definition: { kind: (node) => (typedefBody(node) ? 'struct' : 'type'), names: declaratorName, body: typedefBody, container: (node) => !!typedefBody(node) },
   },
+};
+
+/** Java: a field's (or an interface constant's) names; its value is its body. */
+const javaField: DeclarationRule = {
+  kind: 'property',
+  names: (node) => childrenOfType('variable_declarator')(node).map((child) => child.childForFieldName('name')!.text),
+  body: firstValue(childrenOfType('variable_declarator'), (declarator) => declarator.childForFieldName('value')),
+  bodyToEnd: true,
+};
+
+/** C#: a field's or event's names, from its variable declaration. */
+const csDeclarators = (node: Node): Node[] => childrenOfType('variable_declarator')(node.namedChildren.find((child) => child?.type === 'variable_declaration') ?? node);
+const csDeclaratorNames = (node: Node): string[] => csDeclarators(node).map((child) => child.childForFieldName('name')?.text ?? child.namedChildren[0]!.text);
+/**
+ * C#: a property's body is its accessors when they have code; an auto-property's accessors (`{ get;
+ * private set; }`) are its signature, and its initializer or `=> expression` its body.
+ */
+const csPropertyBody = (node: Node): Node | null | undefined => {
+  const accessors = node.childForFieldName('accessors');
+  if (accessors?.namedChildren.some((accessor) => accessor?.childForFieldName('body'))) return accessors;
+  return node.childForFieldName('value');
 };
 
 /** Symbol rules per file extension: the languages drift supports besides TypeScript and JavaScript. */
@@ -112,9 +183,11 @@ export const LANGUAGES: Record<string, LanguageRules> = {
     walk: ['decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'for_statement', 'while_statement'],
     opaque: ['import_statement', 'import_from_statement', 'future_import_statement'],
     commentStarts: '#',
+    sameQuotes: true,
     declarations: {
       class_definition: container('class'),
       function_definition: rule('function'),
+      assignment: { kind: 'variable', names: assignedNames(['identifier']), body: field('right') },
     },
   },
   '.go': {
@@ -125,9 +198,10 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       function_declaration: rule('function'),
       method_declaration: { kind: 'method', names: goReceiver, body: field('body') },
       type_spec: goTypeSpec,
-      const_spec: valued('variable', named()),
-      var_spec: valued('variable', named()),
-      field_declaration: { kind: 'property', names: allNamed('field_identifier') },
+      const_spec: { kind: 'variable', names: everyName, body: field('value') },
+      var_spec: { kind: 'variable', names: everyName, body: field('value') },
+      type_alias: valued('type', named(), 'type'),
+      field_declaration: { kind: 'property', names: goFieldNames },
       method_elem: { kind: 'method', names: named() },
       method_spec: { kind: 'method', names: named() },
     },
@@ -140,9 +214,13 @@ export const LANGUAGES: Record<string, LanguageRules> = {
     declarations: {
       function_item: rule('function'),
       function_signature_item: { kind: 'method', names: named() },
-      struct_item: container('struct'),
+      // A tuple struct's fields have no names: they are its signature (`struct Meters(pub f64)`).
+      struct_item: container('struct', { body: (node) => { const body = node.childForFieldName('body'); return body?.type === 'field_declaration_list' ? body : undefined; } }),
+      union_item: container('struct'),
       enum_item: container('enum'),
-      enum_variant: { kind: 'enum-member', names: named(), body: field('body') },
+      // A variant's fields are its signature; an explicit discriminant its body.
+      enum_variant: valued('enum-member', named()),
+      associated_type: { kind: 'type', names: named() },
       trait_item: container('trait'),
       mod_item: container('module'),
       impl_item: { kind: 'class', names: (node) => { const type = noGenerics(node.childForFieldName('type')); return type ? [type] : []; }, body: field('body'), scope: true },
@@ -155,7 +233,8 @@ export const LANGUAGES: Record<string, LanguageRules> = {
   '.java': {
     grammar: 'tree-sitter-java.wasm',
     walk: ['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body'],
-    opaque: ['package_declaration', 'import_declaration'],
+    // Initializer blocks (`static { }`, `{ }`) run code: a class declared in one is no member.
+    opaque: ['package_declaration', 'import_declaration', 'static_initializer', 'block'],
     declarations: {
       class_declaration: container('class'),
       interface_declaration: container('interface'),
@@ -164,14 +243,19 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       annotation_type_declaration: container('interface'),
       method_declaration: rule('method'),
       constructor_declaration: rule('constructor'),
-      field_declaration: { kind: 'property', names: (node) => node.children.filter((child) => child?.type === 'variable_declarator').map((child) => child!.childForFieldName('name')!.text) },
-      enum_constant: { kind: 'enum-member', names: named(), body: field('body') },
+      compact_constructor_declaration: rule('constructor'),
+      field_declaration: javaField,
+      constant_declaration: javaField,
+      annotation_type_element_declaration: valued('method', named()),
+      enum_constant: { kind: 'enum-member', names: named(), body: (node) => node.childForFieldName('arguments') ?? node.childForFieldName('body'), bodyToEnd: true },
     },
   },
   '.cs': {
     grammar: 'tree-sitter-c-sharp.wasm',
     walk: ['namespace_declaration', 'file_scoped_namespace_declaration', 'enum_member_declaration_list'],
     opaque: ['using_directive'],
+    commentStarts: '/#',
+    commentLike: ['preproc_region', 'preproc_endregion'],
     declarations: {
       class_declaration: container('class'),
       struct_declaration: container('struct'),
@@ -180,8 +264,16 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       record_declaration: container('class'),
       method_declaration: rule('method'),
       constructor_declaration: rule('constructor'),
-      property_declaration: { kind: 'property', names: named(), body: (node) => node.childForFieldName('accessors') ?? node.childForFieldName('value') },
-      field_declaration: { kind: 'property', names: (node) => node.namedChildren.find((child) => child?.type === 'variable_declaration')?.namedChildren.filter((child) => child?.type === 'variable_declarator').map((child) => child!.childForFieldName('name')?.text ?? child!.namedChildren[0]!.text) ?? [] },
+      property_declaration: { kind: 'property', names: named(), body: csPropertyBody },
+      indexer_declaration: { kind: 'property', names: () => ['this'], body: csPropertyBody },
+      field_declaration: { kind: 'property', names: csDeclaratorNames, body: firstValue(csDeclarators, (declarator) => (declarator.namedChildren.length > 1 ? declarator.namedChildren.at(-1) : undefined)), bodyToEnd: true },
+      event_field_declaration: { kind: 'property', names: csDeclaratorNames },
+      event_declaration: { kind: 'property', names: named(), body: field('accessors') },
+      delegate_declaration: { kind: 'type', names: named() },
+      // Operators and finalizers are not citable, but they are part of their type's shape.
+      operator_declaration: rule('method', { names: (node) => [`operator${node.childForFieldName('operator')?.text ?? ''}`] }),
+      conversion_operator_declaration: rule('method', { names: (node) => [`${node.children.find((child) => child?.type === 'implicit' || child?.type === 'explicit')?.type ?? ''}operator${node.childForFieldName('type')?.text ?? ''}`] }),
+      destructor_declaration: rule('method', { names: (node) => [`~${node.childForFieldName('name')?.text ?? ''}`] }),
       enum_member_declaration: valued('enum-member', named()),
     },
   },
@@ -193,12 +285,14 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       module: container('module', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
       method: rule('method', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
       singleton_method: rule('method', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
+      assignment: { kind: 'variable', names: assignedNames(['constant']), body: field('right') },
     },
   },
   '.php': {
     grammar: 'tree-sitter-php.wasm',
     walk: ['namespace_definition', 'compound_statement', 'enum_declaration_list'],
     opaque: ['namespace_use_declaration', 'php_tag'],
+    wrappers: ['property_declaration', 'const_declaration'],
     commentStarts: '/#',
     declarations: {
       class_declaration: container('class'),
@@ -208,7 +302,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       function_definition: rule('function'),
       method_declaration: rule('method'),
       property_element: { kind: 'property', names: (node) => { const name = node.namedChildren.find((child) => child?.type === 'variable_name')?.text; return name ? [name.replace(/^\$/, '')] : []; }, body: field('default_value') },
-      const_element: { kind: 'variable', names: (node) => allNamed('name')(node).slice(0, 1) },
+      const_element: { kind: 'variable', names: (node) => allNamed('name')(node).slice(0, 1), body: (node) => node.namedChildren[1] },
       enum_case: { kind: 'enum-member', names: named(), body: field('value') },
     },
   },

@@ -1,10 +1,11 @@
 // Symbol index of one file in a language other than TS/JS, with tree-sitter. Names follow the
 // language's nesting: `Class.method`, Go methods by receiver (`UUID.String`), Rust impl methods by
 // type (`Type.method`), nested classes and modules (`Outer.Inner.fn`); nothing inside a function
-// counts. Fingerprints mean what they mean for TypeScript: FNV-1a over the text with comments and
-// whitespace left out, so formatting never counts (nor, unlike TypeScript, a change of whitespace
-// inside a string); decorators and attributes are part of the signature; a docstring is part of
-// the body. The declarations are walked from the root, function bodies never entered; comments are
+// counts. Fingerprints mean what they mean for TypeScript: FNV-1a over the text with comments,
+// whitespace, trailing commas and line continuations left out, so formatting never counts (nor,
+// unlike TypeScript, a change of whitespace inside a string; in Python, nor the choice of quotes);
+// decorators and attributes are part of the signature; a docstring is part of the body. Overloads
+// hash as a set: reordering them is no change. The declarations are walked from the root, function bodies never entered; comments are
 // found only where a cited symbol is hashed; hashes are taken per symbol on first read. A batch of
 // files can parse on other threads, which send back a packed outline (see Outline).
 import * as fs from 'node:fs';
@@ -15,7 +16,14 @@ import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages
 import { ParsePool } from './parsePool';
 
 const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 const EQUALS = 61;
+const COMMA = 44;
+const BACKSLASH = 92;
+const SINGLE_QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+/** `)`, `]` and `}`: a comma before one of them is a formatter's. */
+const CLOSERS: ReadonlySet<number> = new Set([41, 93, 125]);
 
 /** Whether drift reads symbols of this file with tree-sitter. */
 export function isTreeSitterFile(file: string): boolean {
@@ -102,7 +110,7 @@ export class TreeSitterParser implements SymbolParser {
     const { rules, grammar } = this.grammarOf(fileName);
     const tree = this.parseTree(fileName, text, grammar);
     try {
-      const tokens = new TokenText(text, commentStarts(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
+      const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
       const index = outline(tree.rootNode, grammar, rules);
       // Comments are found only where a wanted symbol is hashed, while the tree is still here.
       if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
@@ -117,7 +125,7 @@ export class TreeSitterParser implements SymbolParser {
   private symbolsFrom(fileName: string, text: string, outline: Outline): FileSymbols {
     const rules = rulesOf(fileName)!;
     const allComments = () => this.allComments(fileName, text, this.grammarOf(fileName).grammar);
-    return symbolsOf(outline, new TokenText(text, commentStarts(rules), new Set(), allComments, outline.comments));
+    return symbolsOf(outline, new TokenText(text, tokenSyntax(rules), new Set(), allComments, outline.comments));
   }
 
   private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {
@@ -154,7 +162,7 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
   const { Language, Query } = await runtime;
   const language = await Language.load(new Uint8Array(fs.readFileSync(path.join(grammarDir, rules.grammar))));
   const declarations = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
-  const comments = new Set<string>();
+  const comments = new Set<string>((rules.commentLike ?? []).filter((type) => language.idForNodeType(type, true) !== null));
   for (let id = 0; id < language.nodeTypeCount; id++) {
     const type = language.nodeTypeForId(id);
     if (type && /comment/.test(type) && language.nodeTypeIsNamed(id) && language.nodeTypeIsVisible(id)) comments.add(type);
@@ -164,7 +172,7 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
     declarations: new Query(language, declarations.join('\n')),
     comments: new Query(language, [...comments].map((type) => `(${type}) @comment`).join('\n')),
     commentTypes: comments,
-    walk: new Set([...WALKED, ...(rules.walk ?? [])]),
+    walk: new Set([...WALKED, ...(rules.walk ?? [])].filter((type) => !rules.opaque?.includes(type))),
     opaque: new Set(rules.opaque),
   };
 }
@@ -172,9 +180,14 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
 /** Statement lists and groups that hold declarations in most grammars: walked, not queried. */
 const WALKED = ['module', 'program', 'source_file', 'translation_unit', 'compilation_unit', 'block', 'declaration_list', 'body_statement'];
 
-/** The characters a comment can start with: a range without them has no comment. */
-function commentStarts(rules: LanguageRules): readonly number[] {
-  return [...(rules.commentStarts ?? '/')].map((char) => char.charCodeAt(0));
+/** What hashing a language's text needs to know: the characters a comment can start with (a range without them has no comment), and whether its quotes are alike. */
+interface TokenSyntax {
+  commentStarts: readonly number[];
+  sameQuotes: boolean;
+}
+
+function tokenSyntax(rules: LanguageRules): TokenSyntax {
+  return { commentStarts: [...(rules.commentStarts ?? '/')].map((char) => char.charCodeAt(0)), sameQuotes: rules.sameQuotes === true };
 }
 
 function rulesOf(file: string): LanguageRules | undefined {
@@ -268,7 +281,7 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     const kind = kindOf(rule, node);
     const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
     const end = node.endIndex;
-    const made = rule.scope ? undefined : piece(node, end, body, rules);
+    const made = rule.scope ? undefined : piece(node, end, body, rule.bodyToEnd === true, rules, grammar.commentTypes);
     for (const name of names) {
       const qualified = around ? `${around.prefix}.${name}` : name;
       if (made) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, made);
@@ -310,6 +323,8 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return visitChildren(node); // a block
     const added = add(node);
     if (added === 'closed') return;
+    // A body that is no child of its declaration (a typedef's struct): its members are read from it.
+    if (added !== 'nameless' && added.body && added.body.parent?.id !== node.id) return visitChildren(added.body);
     // A nameless declaration holds what any block holds; a container: its signature's parts as any subtree, its body's members one by one.
     visitChildren(node, added === 'nameless' ? undefined : added.body);
   };
@@ -421,13 +436,13 @@ function offsetOf({ starts, offsets }: NameIndex, names: string, name: string): 
 
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);
 
-/** A name as citations write it: template arguments (`Foo<T>`) and whitespace left out. */
+/** A name as citations write it: template arguments (`Foo<T>`, not an operator such as `<=>`) and whitespace left out. */
 function citableName(name: string): string {
   if (/^[\w.$]*$/.test(name)) return name; // the common case: nothing to drop
   let plain = name;
   for (let previous = ''; previous !== plain; ) {
     previous = plain;
-    plain = plain.replace(/<[^<>]*>/g, '');
+    plain = plain.replace(/(?<=[\w$])<(?![=<])[^<>]*>/g, '');
   }
   return plain.replace(/\s+/g, '');
 }
@@ -449,16 +464,20 @@ function record(pieces: Map<string, Entry>, name: string, kind: SymbolKind, made
   } else pieces.set(name, { kind, pieces: [made.piece], roots: [made.roots] });
 }
 
-function piece(node: Node, end: number, body: Node | undefined, rules: LanguageRules): { piece: Piece; roots: { sig: Node; body?: Node } } {
+function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boolean, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
   let start = node;
-  // Decorators and attributes belong to the signature.
+  // Decorators, attributes and modifiers belong to the signature: of the first declaration they wrap,
+  // so that `public const A = 1, B = 2;` does not make A's value part of B's signature.
   if (rules.wrappers) {
     const parent = node.parent;
-    if (parent && rules.wrappers.includes(parent.type)) start = parent;
+    if (parent && rules.wrappers.includes(parent.type) && !hasEarlier(node)) start = parent;
   }
   let first = start;
   if (rules.leadingAttributes) {
-    for (let sibling = start.previousNamedSibling; sibling && rules.leadingAttributes.includes(sibling.type); sibling = sibling.previousNamedSibling) first = sibling;
+    // A comment between an attribute and its item does not part them.
+    for (let sibling = start.previousNamedSibling; sibling && (rules.leadingAttributes.includes(sibling.type) || commentTypes.has(sibling.type)); sibling = sibling.previousNamedSibling) {
+      if (!commentTypes.has(sibling.type)) first = sibling;
+    }
   }
   const bodyStart = body ? body.startIndex : end;
   return {
@@ -466,13 +485,19 @@ function piece(node: Node, end: number, body: Node | undefined, rules: LanguageR
       sigStart: first.startIndex,
       sigEnd: bodyStart,
       bodyStart,
-      bodyEnd: body ? body.endIndex : end,
+      bodyEnd: body ? (bodyToEnd ? end : body.endIndex) : end,
       startLine: first.startPosition.row,
       endLine: node.endPosition.row,
     },
     // Attributes before a declaration are its siblings: their parent holds the whole signature.
-    roots: { sig: first === start ? start : (start.parent ?? start), body },
+    roots: { sig: first === start ? start : (start.parent ?? start), body: body && bodyToEnd ? node : body },
   };
+}
+
+/** Whether a declaration of the same type comes before this one in its parent. */
+function hasEarlier(node: Node): boolean {
+  for (let sibling = node.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) if (sibling.type === node.type) return true;
+  return false;
 }
 
 function piecesAt(numbers: Int32Array, offset: number): Piece[] {
@@ -509,23 +534,24 @@ class LazySymbol implements SourceSymbol {
 
   private sigOf(): number {
     if (this.sigHash === undefined) {
-      let hash = FNV_OFFSET;
-      for (const p of this.pieces) hash = this.tokens.hash(p.sigStart, p.sigEnd, hash).hash;
-      this.sigHash = hash;
+      this.sigHash = this.pieces.length === 1 ? this.tokens.hash(this.pieces[0].sigStart, this.pieces[0].sigEnd).hash : combined(this.hashedPieces().map((p) => p.sig));
     }
     return this.sigHash;
   }
 
   private bodyOf(): string {
     if (this.bodyHash === undefined) {
+      const pieces = this.pieces.length === 1 ? undefined : this.hashedPieces();
       let hash = FNV_OFFSET;
       let chars = 0;
       let hasBody = false;
-      for (const p of this.pieces) {
-        if (p.bodyStart >= p.bodyEnd) continue;
-        const hashed = this.tokens.hash(p.bodyStart, p.bodyEnd, hash);
-        hash = hashed.hash;
-        chars += hashed.chars;
+      if (pieces) {
+        const bodies = pieces.filter((p) => p.body !== undefined);
+        hash = combined(bodies.map((p) => p.body!));
+        for (const p of bodies) chars += p.chars;
+        hasBody = bodies.length > 0;
+      } else if (this.pieces[0].bodyStart < this.pieces[0].bodyEnd) {
+        ({ hash, chars } = this.tokens.hash(this.pieces[0].bodyStart, this.pieces[0].bodyEnd));
         hasBody = true;
       }
       // Delimiters at most (`{}`, `:`, `end`): nothing to tell one such body from another.
@@ -533,6 +559,14 @@ class LazySymbol implements SourceSymbol {
       this.empty = hasBody && chars <= 3;
     }
     return this.bodyHash;
+  }
+
+  /** Each piece's hashes, in the order of their signatures then bodies: overloads moved around are the same symbol. */
+  private hashedPieces(): Array<{ sig: number; body?: number; chars: number }> {
+    return this.pieces.map((p) => {
+      const body = p.bodyStart < p.bodyEnd ? this.tokens.hash(p.bodyStart, p.bodyEnd) : undefined;
+      return { sig: this.tokens.hash(p.sigStart, p.sigEnd).hash, body: body?.hash, chars: body?.chars ?? 0 };
+    }).sort((a, b) => a.sig - b.sig || (a.body ?? -1) - (b.body ?? -1));
   }
 
   get sig(): string {
@@ -550,7 +584,8 @@ class LazySymbol implements SourceSymbol {
 }
 
 /**
- * A file's text, hashed as tokens: comments and whitespace skipped. Comments are known only in
+ * A file's text, hashed as tokens: comments, whitespace, a comma before a closing bracket and a
+ * backslash ending a line skipped (in Python, `'` hashed as `"`). Comments are known only in
  * the ranges `cover` looked into while the tree was alive; a hash elsewhere that may hold one
  * (a comment's first character is in it) gets every comment of the file, from a second parse.
  */
@@ -561,16 +596,18 @@ class TokenText {
   private all: boolean;
   private readonly first: number;
   private readonly second: number;
+  private readonly sameQuotes: boolean;
 
   constructor(
     private readonly text: string,
-    starts: readonly number[],
+    syntax: TokenSyntax,
     private readonly commentTypes: ReadonlySet<string>,
     private readonly loadAll: () => Array<[number, number]>,
     known: KnownComments = { comments: [], covered: [], all: false },
   ) {
-    this.first = starts[0];
-    this.second = starts[1] ?? starts[0];
+    this.first = syntax.commentStarts[0];
+    this.second = syntax.commentStarts[1] ?? syntax.commentStarts[0];
+    this.sameQuotes = syntax.sameQuotes;
     ({ comments: this.comments, covered: this.covered, all: this.all } = known);
   }
 
@@ -651,13 +688,35 @@ class TokenText {
         i = comments[comment][1] - 1;
         continue;
       }
-      const code = text.charCodeAt(i);
-      if (code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11) continue;
-      hash = Math.imul(hash ^ code, 0x01000193);
+      let code = text.charCodeAt(i);
+      if (isSpace(code)) continue;
+      if (code === COMMA && this.closerFollows(i + 1, stop, comment)) continue;
+      if (code === BACKSLASH && (text.charCodeAt(i + 1) === NEWLINE || (text.charCodeAt(i + 1) === 13 && text.charCodeAt(i + 2) === NEWLINE))) continue;
+      if (code === SINGLE_QUOTE && this.sameQuotes) code = DOUBLE_QUOTE;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
       chars++;
     }
     return { hash: hash >>> 0, chars };
   }
+
+  /** Whether the next token after `from` (before `stop`, past whitespace and comments) closes a bracket. */
+  private closerFollows(from: number, stop: number, comment: number): boolean {
+    const comments = this.comments;
+    for (let i = from; i < stop; i++) {
+      while (comment < comments.length && comments[comment][1] <= i) comment++;
+      if (comment < comments.length && comments[comment][0] <= i) {
+        i = comments[comment][1] - 1;
+        continue;
+      }
+      const code = this.text.charCodeAt(i);
+      if (!isSpace(code)) return CLOSERS.has(code);
+    }
+    return false;
+  }
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11;
 }
 
 /** The first range that may cover `index` or come after it (ranges sorted by start). */
@@ -672,6 +731,13 @@ function firstEndingAfter(ranges: Array<[number, number]>, index: number): numbe
   // A range starting before `index` may still cover it.
   while (low > 0 && ranges[low - 1][1] > index) low--;
   return low;
+}
+
+/** FNV-1a over a list of 32-bit hashes, a byte at a time. */
+function combined(hashes: readonly number[]): number {
+  let hash = FNV_OFFSET;
+  for (const value of hashes) for (let shift = 0; shift < 32; shift += 8) hash = Math.imul(hash ^ ((value >>> shift) & 0xff), FNV_PRIME);
+  return hash >>> 0;
 }
 
 function hex(hash: number): string {
