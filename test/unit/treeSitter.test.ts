@@ -337,7 +337,7 @@ describe('what a change means in each language', () => {
     assert.notEqual(after.MAX_RETRIES.body, before.MAX_RETRIES.body);
     assert.equal(after.Point.shape, before.Point.shape, 'a default value is not the shape');
     assert.notEqual((await prints('m.py', py.replace('    y: int\n', '    y: int\n    z: int = 0\n'), ['Point'])).Point.shape, before.Point.shape);
-    assert.deepEqual(await names('m.rb', 'class Invoice\n  TAX = 0.2\n  rate = 1\n  def <=>(other)\n    total <=> other.total\n  end\nend\n'), ['Invoice class', 'Invoice.TAX variable', 'Invoice.<=> method']);
+    assert.deepEqual(await names('m.rb', 'class Invoice\n  TAX = 0.2\n  rate = 1\n  def <=>(other)\n    total <=> other.total\n  end\nend\nPoint = Struct.new(:x) do\n  def norm\n    x\n  end\nend\n'), ['Invoice class', 'Invoice.TAX variable', 'Invoice.<=> method', 'Point class', 'Point.norm method']);
   });
 
   it('Go and Rust: embedded fields, every name of a spec, aliases, unions and associated types are members; a comment between an attribute and its item is none', async () => {
@@ -363,6 +363,8 @@ describe('what a change means in each language', () => {
     assert.notEqual(after.counter.body, before.counter.body);
     assert.notEqual((await prints('m.cpp', cpp.replace('template <typename T>', 'template <typename T, typename A>'), ['St'])).St.sig, before.St.sig);
     assert.notEqual((await prints('m.cpp', cpp.replace('int a;', 'int a; int b;'), ['Node'])).Node.shape, (await prints('m.cpp', cpp, ['Node'])).Node.shape);
+    // A macro the parser cannot see through: the class it hides is still found, and no macro becomes a variable.
+    assert.deepEqual(await names('m.h', 'class Saver {\n  void save();\n} GTEST_ATTRIBUTE_UNUSED_;\nenum {\n  ABDAY_1 = 1,\n#define ABDAY_1 ABDAY_1\n  ABDAY_2,\n};\n'), ['Saver class', 'Saver.save method', 'ABDAY_1 enum-member', 'ABDAY_2 enum-member']);
   });
 
   it('PHP: a constant\'s value is its body; modifiers and types belong to the signature of the first declaration they qualify', async () => {
@@ -395,6 +397,20 @@ describe('a full scan parses on worker threads', function () {
       }
     } finally {
       await pool.close();
+    }
+  });
+
+  it('a class declared twice (if/else) and parsed on a thread is read here without its grammar: a container\'s signature needs no body', async () => {
+    const parser = new TreeSitterParser(); // never prepared on this thread
+    const threads = parser.threads(['m.py'])!;
+    try {
+      const text = 'import sys\nif sys.version_info >= (3,):\n    class Box:\n        def get(self):\n            # newer\n            return 1\nelse:\n    class Box:\n        def get(self):\n            return 0\n';
+      const parsed = await threads.parse('m.py', text, { names: ['Box'] });
+      const box = parsed.get('Box')!;
+      assert.match(box.sig, /^[0-9a-f]{8}$/);
+      assert.match(containerShape(parsed, box), /^[0-9a-f]{8}$/);
+    } finally {
+      await threads.release();
     }
   });
 

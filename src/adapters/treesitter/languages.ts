@@ -13,6 +13,10 @@ export interface DeclarationRule {
   body?(node: Node): Node | null | undefined;
   /** The body runs on to the end of the declaration (`int a = 1, b;`: from the first value on). */
   bodyToEnd?: boolean;
+  /** The body is no child of the declaration (a typedef's struct): its members are read from the body itself. */
+  nestedBody?: boolean;
+  /** Declares nothing inside it (an assignment): one without a name is not looked into either. */
+  leaf?: boolean;
   container?: boolean | ((node: Node) => boolean);
   scope?: boolean;
 }
@@ -23,7 +27,8 @@ export interface LanguageRules {
   declarations: Record<string, DeclarationRule>;
   /**
    * Nodes that wrap a declaration with its decorators, attributes or modifiers (Python's
-   * `decorated_definition`, PHP's `property_declaration`): the signature of its first declaration starts there.
+   * `decorated_definition`, PHP's `property_declaration`): the signature of its first declaration
+   * starts there. A wrapper is listed in `walk` too: the walk, not the tree, knows a node's parent.
    */
   wrappers?: readonly string[];
   /** Sibling nodes before a declaration that belong to its signature (Rust's `#[...]` attributes). */
@@ -57,9 +62,8 @@ const noGenerics = (node: Node | null | undefined): string | undefined => {
   if (!node) return undefined;
   if (node.type === 'generic_type') return noGenerics(node.childForFieldName('type'));
   if (node.type === 'pointer_type' || node.type === 'reference_type') return noGenerics(node.namedChildren.find((child) => child !== null && child.type !== 'mutable_specifier' && child.type !== 'lifetime'));
-  // `crate::Foo`, `self::Foo`: the type's own name, as it is cited.
-  if (node.type === 'scoped_type_identifier') return noGenerics(node.childForFieldName('name'));
-  return dotted(node.text);
+  // `crate::Foo`, `self::Foo`: this crate's own type, cited by its name (`fmt::Error` keeps its path).
+  return dotted(node.type === 'scoped_type_identifier' ? node.text.replace(/^(crate|self|super)::/, '') : node.text);
 };
 const rule = (kind: SymbolKind, extra: Partial<DeclarationRule> = {}): DeclarationRule => ({ kind, names: named(), body: field('body'), ...extra });
 const container = (kind: SymbolKind, extra: Partial<DeclarationRule> = {}) => rule(kind, { container: true, ...extra });
@@ -119,11 +123,19 @@ const nameIn = (start: Node | null): string | undefined => {
 };
 /** Every name a declaration declares (`int x, *y;`). */
 const declaratorName = (node: Node): string[] => node.childrenForFieldName('declarator').map(nameIn).filter((name): name is string => name !== undefined);
+// Asked for a declaration's kind, names and body in turn: each answer costs calls into WebAssembly.
+const functionDeclarators = new WeakMap<Node, boolean>();
 const hasFunctionDeclarator = (node: Node): boolean => {
+  let found = functionDeclarators.get(node);
+  if (found === undefined) functionDeclarators.set(node, (found = findsFunctionDeclarator(node)));
+  return found;
+};
+const findsFunctionDeclarator = (node: Node): boolean => {
   let declarator = node.childForFieldName('declarator');
   for (let depth = 0; declarator && depth < 8; depth++) {
     if (declarator.type === 'function_declarator' || declarator.type === 'operator_cast') return true;
-    declarator = innerDeclarator(declarator);
+    // `&name()` has no declarator field; a name (the usual end) has no children to look through.
+    declarator = declarator.type === 'reference_declarator' ? innerDeclarator(declarator) : declarator.childForFieldName('declarator');
   }
   return false;
 };
@@ -140,8 +152,11 @@ const cFamily: LanguageRules = {
   declarations: {
     // A constructor's initializer list (`: port_(port)`) is code: part of the body.
     function_definition: { kind: 'function', names: declaratorName, body: (node) => node.namedChildren.find((child) => child?.type === 'field_initializer_list') ?? node.childForFieldName('body'), bodyToEnd: true },
-    // A prototype (a header's `int f(void);`), a member function declared in a class, or a variable (`static int counter = 0;`).
-    declaration: { kind: (node) => (hasFunctionDeclarator(node) ? 'function' : 'variable'), names: declaratorName, body: initialValue, bodyToEnd: true },
+    // A prototype (a header's `int f(void);`), a member function declared in a class, or a variable
+    // (`static int counter = 0;`). One that declares a type too (`class S { ... } MACRO_;`) is
+    // looked into for it instead; so is one with errors, which macros the parser cannot see
+    // through make (`GTEST_API_ extern ...`, a `#define` inside an enum): then only its functions name it.
+    declaration: { kind: (node) => (hasFunctionDeclarator(node) ? 'function' : 'variable'), names: (node) => (hasFunctionDeclarator(node) || (!node.hasError && !typedefBody(node)) ? declaratorName(node) : []), body: (node) => (hasFunctionDeclarator(node) ? undefined : initialValue(node)), bodyToEnd: true },
     field_declaration: { kind: (node) => (hasFunctionDeclarator(node) ? 'method' : 'property'), names: declaratorName, body: field('default_value') },
     class_specifier: container('class', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
     struct_specifier: container('struct', { names: (node) => (node.childForFieldName('body') ? named()(node) : []) }),
@@ -150,7 +165,7 @@ const cFamily: LanguageRules = {
     enumerator: valued('enum-member', named()),
     namespace_definition: container('namespace'),
     alias_declaration: valued('type', named(), 'type'),
-    type_definition: { kind: (node) => (typedefBody(node) ? 'struct' : 'type'), names: declaratorName, body: typedefBody, container: (node) => !!typedefBody(node) },
+    type_definition: { kind: (node) => (typedefBody(node) ? 'struct' : 'type'), names: declaratorName, body: typedefBody, container: (node) => !!typedefBody(node), nestedBody: true },
   },
 };
 
@@ -175,6 +190,12 @@ const csPropertyBody = (node: Node): Node | null | undefined => {
   return node.childForFieldName('value');
 };
 
+/** Ruby: `Point = Struct.new(:x) do ... end` declares a class whose methods are in the block. */
+const rubyClassBlock = (node: Node): Node | null | undefined => {
+  const right = node.childForFieldName('right');
+  return right?.type === 'call' ? right.childForFieldName('block') : undefined;
+};
+
 /** Symbol rules per file extension: the languages drift supports besides TypeScript and JavaScript. */
 export const LANGUAGES: Record<string, LanguageRules> = {
   '.py': {
@@ -187,7 +208,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
     declarations: {
       class_definition: container('class'),
       function_definition: rule('function'),
-      assignment: { kind: 'variable', names: assignedNames(['identifier']), body: field('right') },
+      assignment: { kind: 'variable', names: assignedNames(['identifier']), body: field('right'), leaf: true },
     },
   },
   '.go': {
@@ -285,12 +306,19 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       module: container('module', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
       method: rule('method', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
       singleton_method: rule('method', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
-      assignment: { kind: 'variable', names: assignedNames(['constant']), body: field('right') },
+      assignment: {
+        kind: (node) => (rubyClassBlock(node) ? 'class' : 'variable'),
+        names: (node) => { const left = node.childForFieldName('left'); return left && (left.type === 'constant' || left.type === 'scope_resolution') ? [dotted(left.text)] : []; },
+        body: (node) => rubyClassBlock(node) ?? node.childForFieldName('right'),
+        container: (node) => !!rubyClassBlock(node),
+        nestedBody: true,
+        leaf: true,
+      },
     },
   },
   '.php': {
     grammar: 'tree-sitter-php.wasm',
-    walk: ['namespace_definition', 'compound_statement', 'enum_declaration_list'],
+    walk: ['namespace_definition', 'compound_statement', 'enum_declaration_list', 'property_declaration', 'const_declaration'],
     opaque: ['namespace_use_declaration', 'php_tag'],
     wrappers: ['property_declaration', 'const_declaration'],
     commentStarts: '/#',

@@ -270,18 +270,21 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
   // Open declarations around the current one: `prefix` names its members; `members` is false inside a function.
   const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean }> = [];
   /** Indexes one declaration (in document order): 'closed' when nothing inside it can be a symbol, 'nameless' when it declares no name, else its body. */
-  const add = (node: Node): 'closed' | 'nameless' | { body?: Node } => {
+  /** `place`: where the walk found the node (asking the tree for a parent or sibling costs a descent from the root). */
+  const add = (node: Node, place?: Place): 'closed' | 'nameless' | { body?: Node } => {
     while (open.length && open[open.length - 1].end <= node.startIndex) open.pop();
     const around = open[open.length - 1];
     if (around && !around.members) return 'closed';
     const rule = rules.declarations[node.type];
     const names = rule.names(node).map(citableName).filter(Boolean);
-    if (!names.length) return 'nameless';
+    if (!names.length) return rule.leaf ? 'closed' : 'nameless';
     const body = rule.body?.(node) ?? undefined;
     const kind = kindOf(rule, node);
     const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
     const end = node.endIndex;
-    const made = rule.scope ? undefined : piece(node, end, body, rule.bodyToEnd === true, rules, grammar.commentTypes);
+    // Wrappers are walked, so a wrapped declaration always has its place (one a query found is inside an expression).
+    const wrapped = place && rules.wrappers?.includes(place.parent.type) && !hasEarlier(node.type, place);
+    const made = rule.scope ? undefined : piece(node, end, body, rule.bodyToEnd === true, wrapped ? place.parent : undefined, place, rules, grammar.commentTypes);
     for (const name of names) {
       const qualified = around ? `${around.prefix}.${name}` : name;
       if (made) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, made);
@@ -295,6 +298,8 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
    * other siblings (statements, expressions) is searched with one query over its range.
    */
   const visitChildren = (node: Node, body?: Node): void => {
+    // What a wrapper holds besides its declarations (decorators, modifiers, a template's parameters) declares nothing.
+    const wrapper = rules.wrappers?.includes(node.type) === true;
     let runStart = -1;
     let runEnd = -1;
     const flush = () => {
@@ -303,7 +308,9 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
       for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) if (found.id !== node.id) add(found);
       runStart = -1;
     };
-    for (const child of node.namedChildren) {
+    const children = node.namedChildren;
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index];
       if (!child) continue;
       const type = child.type;
       if (body && child.id === body.id) {
@@ -311,20 +318,20 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
         visitChildren(child);
       } else if (Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
         flush();
-        visit(child, type);
-      } else if (!grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
+        visit(child, type, { parent: node, siblings: children, index });
+      } else if (!wrapper && !grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
         if (runStart < 0) runStart = child.startIndex;
         runEnd = child.endIndex;
       }
     }
     flush();
   };
-  const visit = (node: Node, type: string): void => {
+  const visit = (node: Node, type: string, place: Place): void => {
     if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return visitChildren(node); // a block
-    const added = add(node);
+    const added = add(node, place);
     if (added === 'closed') return;
     // A body that is no child of its declaration (a typedef's struct): its members are read from it.
-    if (added !== 'nameless' && added.body && added.body.parent?.id !== node.id) return visitChildren(added.body);
+    if (added !== 'nameless' && added.body && rules.declarations[type].nestedBody) return visitChildren(added.body);
     // A nameless declaration holds what any block holds; a container: its signature's parts as any subtree, its body's members one by one.
     visitChildren(node, added === 'nameless' ? undefined : added.body);
   };
@@ -464,18 +471,25 @@ function record(pieces: Map<string, Entry>, name: string, kind: SymbolKind, made
   } else pieces.set(name, { kind, pieces: [made.piece], roots: [made.roots] });
 }
 
-function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boolean, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
-  let start = node;
+/** Where the walk found a declaration: its parent, and its parent's named children around it. */
+interface Place {
+  parent: Node;
+  siblings: ReadonlyArray<Node | null>;
+  index: number;
+}
+
+function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boolean, wrapper: Node | undefined, place: Place | undefined, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
   // Decorators, attributes and modifiers belong to the signature: of the first declaration they wrap,
   // so that `public const A = 1, B = 2;` does not make A's value part of B's signature.
-  if (rules.wrappers) {
-    const parent = node.parent;
-    if (parent && rules.wrappers.includes(parent.type) && !hasEarlier(node)) start = parent;
-  }
+  const start = wrapper ?? node;
   let first = start;
   if (rules.leadingAttributes) {
-    // A comment between an attribute and its item does not part them.
-    for (let sibling = start.previousNamedSibling; sibling && (rules.leadingAttributes.includes(sibling.type) || commentTypes.has(sibling.type)); sibling = sibling.previousNamedSibling) {
+    // A comment between an attribute and its item does not part them. The walk's list of siblings
+    // answers without asking the tree, which finds a sibling by descending from the root.
+    const known = start === node && place;
+    let at = known ? place.index : 0;
+    const previous = (sibling: Node): Node | null => (known ? (--at >= 0 ? place.siblings[at] : null) : sibling.previousNamedSibling);
+    for (let sibling = previous(start); sibling && (rules.leadingAttributes.includes(sibling.type) || commentTypes.has(sibling.type)); sibling = previous(sibling)) {
       if (!commentTypes.has(sibling.type)) first = sibling;
     }
   }
@@ -490,13 +504,13 @@ function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boole
       endLine: node.endPosition.row,
     },
     // Attributes before a declaration are its siblings: their parent holds the whole signature.
-    roots: { sig: first === start ? start : (start.parent ?? start), body: body && bodyToEnd ? node : body },
+    roots: { sig: first === start ? start : ((start === node ? place?.parent : undefined) ?? start.parent ?? start), body: body && bodyToEnd ? node : body },
   };
 }
 
 /** Whether a declaration of the same type comes before this one in its parent. */
-function hasEarlier(node: Node): boolean {
-  for (let sibling = node.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) if (sibling.type === node.type) return true;
+function hasEarlier(type: string, { siblings, index }: Place): boolean {
+  for (let i = 0; i < index; i++) if (siblings[i]?.type === type) return true;
   return false;
 }
 
@@ -534,7 +548,9 @@ class LazySymbol implements SourceSymbol {
 
   private sigOf(): number {
     if (this.sigHash === undefined) {
-      this.sigHash = this.pieces.length === 1 ? this.tokens.hash(this.pieces[0].sigStart, this.pieces[0].sigEnd).hash : combined(this.hashedPieces().map((p) => p.sig));
+      // A container's citation reads only signatures: its body was never looked into for comments.
+      const sigs = this.pieces.map((p) => this.tokens.hash(p.sigStart, p.sigEnd).hash);
+      this.sigHash = sigs.length === 1 ? sigs[0] : combined(sigs.sort((a, b) => a - b));
     }
     return this.sigHash;
   }
@@ -561,7 +577,7 @@ class LazySymbol implements SourceSymbol {
     return this.bodyHash;
   }
 
-  /** Each piece's hashes, in the order of their signatures then bodies: overloads moved around are the same symbol. */
+  /** Each piece's hashes, in the order of their signatures then bodies: overloads moved around are the same symbol (sigOf sorts the same way). */
   private hashedPieces(): Array<{ sig: number; body?: number; chars: number }> {
     return this.pieces.map((p) => {
       const body = p.bodyStart < p.bodyEnd ? this.tokens.hash(p.bodyStart, p.bodyEnd) : undefined;
