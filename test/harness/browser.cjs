@@ -40,7 +40,12 @@ async function runCommand(page, title, { attempts = 10 } = {}) {
     } catch {
       continue;
     }
-    await input.fill('>' + title);
+    try {
+      // The palette can close again before the fill (a notification or a view taking focus): open it again then.
+      await input.fill('>' + title, { timeout: 3000 });
+    } catch {
+      continue;
+    }
     // Whole-label match (case-insensitive like hasText), so "Repo Wiki: Lint" never picks "Repo Wiki: Lint wiki".
     const row = page.locator('.quick-input-list .monaco-list-row')
       .filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
