@@ -344,6 +344,11 @@ describe('what a change means in each language', () => {
     const go = 'package m\ntype Server struct {\n  sync.Mutex\n  *Base\n  addr string\n}\nvar x, y = 1, 2\ntype Alias = map[string]int\n';
     assert.deepEqual(await names('m.go', go), ['Server struct', 'Server.Mutex property', 'Server.Base property', 'Server.addr property', 'x variable', 'y variable', 'Alias type']);
     assert.notEqual((await prints('m.go', go.replace('sync.Mutex', 'http.Handler'), ['Server'])).Server.shape, (await prints('m.go', go, ['Server'])).Server.shape);
+    const iface = 'package m\ntype RC interface {\n  io.Reader\n  Close() error\n}\ntype Number interface {\n  ~int | ~float64\n}\n';
+    assert.deepEqual(await names('m.go', iface), ['RC interface', 'RC.Reader type', 'RC.Close method', 'Number interface', 'Number.~int|~float64 type']);
+    const embeds = await prints('m.go', iface, ['RC', 'Number']);
+    assert.notEqual((await prints('m.go', iface.replace('io.Reader', 'io.Writer'), ['RC'])).RC.shape, embeds.RC.shape);
+    assert.notEqual((await prints('m.go', iface.replace('~int | ~float64', '~int'), ['Number'])).Number.shape, embeds.Number.shape);
     const rust = '#[derive(Debug)]\npub struct Point {\n    pub x: i32,\n}\npub struct Meters(pub f64);\npub union U { i: u32, f: f32 }\ntrait Iter { type Item; }\nimpl<\'a> Clone for &\'a Point { fn clone(&self) -> Self { *self } }\nimpl Default for crate::Meters { fn default() -> Self { Meters(0.0) } }\n';
     assert.deepEqual(await names('m.rs', rust), ['Point struct', 'Point.x property', 'Meters struct', 'U struct', 'U.i property', 'U.f property', 'Iter trait', 'Iter.Item type', 'Point.clone method', 'Meters.default method']);
     const before = await prints('m.rs', rust, ['Point', 'Meters', 'Iter']);

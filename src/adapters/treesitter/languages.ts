@@ -223,6 +223,8 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       var_spec: { kind: 'variable', names: everyName, body: field('value') },
       type_alias: valued('type', named(), 'type'),
       field_declaration: { kind: 'property', names: goFieldNames },
+      // An embedded interface (`io.Reader`) or a constraint (`~int | ~float64`) is part of the interface's shape.
+      type_elem: { kind: 'type', names: (node) => [node.text.replace(/\s+/g, '').replace(/\b\w+\./g, '')] },
       method_elem: { kind: 'method', names: named() },
       method_spec: { kind: 'method', names: named() },
     },
