@@ -226,7 +226,8 @@ if (isMainThread && process.argv[2] === '--scale') {
   process.exit(0);
 }
 
-if (isMainThread && process.argv[2] !== '--scale') await main();
+// The --scale run above exits when done; a floor thread has run its part.
+if (isMainThread) await main();
 
 async function main() {
 const tmp = mkdtempSync(join(tmpdir(), 'repo-wiki-languages-bench-'));
@@ -273,12 +274,13 @@ try {
   const lines = allFiles.reduce((sum, file) => sum + readFileSync(join(all, file), 'utf8').split('\n').length, 0);
   await writePages(engineFor(all, new SourceParser()).engine, all, allCitations, 'mixed');
   const config = join(tmp, 'scale.json');
-  writeFileSync(config, JSON.stringify({ root: all, files: [...new Set(allCitations.map((c) => c.path))] }));
+  const scaleFiles = [...new Set(allCitations.map((c) => c.path))];
+  writeFileSync(config, JSON.stringify({ root: all, files: scaleFiles }));
   const scale = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--scale', config], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim().split('\n').at(-1));
   // Median of 3, after the scan's process has ended (a thread per core, as ParsePool starts them, at most 4).
   const floorThreads = Math.min(4, availableParallelism());
   const parallelFloors = [];
-  for (let run = 0; run < 3; run++) parallelFloors.push(await parallelFloorMs(all, JSON.parse(readFileSync(config, 'utf8')).files, floorThreads));
+  for (let run = 0; run < 3; run++) parallelFloors.push(await parallelFloorMs(all, scaleFiles, floorThreads));
   const parallelFloor = stats(parallelFloors).p50;
   const save = stats(scale.saves);
   const parse = stats(scale.parses);
@@ -296,7 +298,7 @@ try {
   git('add', '-A');
   git('commit', '-qm', 'base');
   const random = rng(11);
-  const cited = [...new Set(allCitations.map((c) => c.path))];
+  const cited = scaleFiles;
   const touched = new Set();
   while (touched.size < 10) touched.add(cited[random.int(cited.length)]);
   for (const file of touched) appendFileSync(join(all, file), `\n${file.endsWith('.py') || file.endsWith('.rb') ? '#' : '//'} changed on the branch\n`);

@@ -92,21 +92,20 @@ const firstValue = (declarators: (node: Node) => Node[], value: (declarator: Nod
   return undefined;
 };
 const childrenOfType = (type: string) => (node: Node): Node[] => node.namedChildren.filter((child): child is Node => child?.type === type);
-/** Python and Ruby: a module or class level assignment to a name (a constant, a dataclass field), not to an attribute or item. */
+/** Python and Ruby: a module or class level assignment to a name (a constant, `A::B`, a dataclass field), not to an attribute or item. */
 const assignedNames = (types: readonly string[]) => (node: Node): string[] => {
   const left = node.childForFieldName('left');
   if (!left) return [];
-  if (types.includes(left.type)) return [left.text];
+  if (types.includes(left.type)) return [dotted(left.text)];
   return left.type === 'pattern_list' ? left.namedChildren.filter((child) => child !== null && types.includes(child.type)).map((child) => child!.text) : [];
 };
 /** Go: a struct's fields; an embedded field (`sync.Mutex`, `*Base`) is named by its type, as Go names it. */
 const goFieldNames = (node: Node): string[] => {
-  const names = node.namedChildren.filter((child) => child?.type === 'field_identifier').map((child) => child!.text);
+  const names = childrenOfType('field_identifier')(node).map((child) => child.text);
   if (names.length) return names;
   const type = node.childForFieldName('type')?.text.replace(/^\*/, '').replace(/\[.*$/, '');
   return type ? [type.slice(type.lastIndexOf('.') + 1)] : [];
 };
-const allNamed = (type: string) => (node: Node): string[] => node.children.filter((child) => child?.type === type).map((child) => child!.text);
 
 const DECLARED_NAMES = ['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier'];
 /** The declarator inside a declarator (`*f`, `&name()`, `f(void)`), when there is one. */
@@ -310,7 +309,7 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       singleton_method: rule('method', { body: (node) => node.childForFieldName('body') ?? node.namedChildren.find((child) => child?.type === 'body_statement') }),
       assignment: {
         kind: (node) => (rubyClassBlock(node) ? 'class' : 'variable'),
-        names: (node) => { const left = node.childForFieldName('left'); return left && (left.type === 'constant' || left.type === 'scope_resolution') ? [dotted(left.text)] : []; },
+        names: assignedNames(['constant', 'scope_resolution']),
         body: (node) => rubyClassBlock(node) ?? node.childForFieldName('right'),
         container: (node) => !!rubyClassBlock(node),
         nestedBody: true,
@@ -332,7 +331,8 @@ export const LANGUAGES: Record<string, LanguageRules> = {
       function_definition: rule('function'),
       method_declaration: rule('method'),
       property_element: { kind: 'property', names: (node) => { const name = node.namedChildren.find((child) => child?.type === 'variable_name')?.text; return name ? [name.replace(/^\$/, '')] : []; }, body: field('default_value') },
-      const_element: { kind: 'variable', names: (node) => allNamed('name')(node).slice(0, 1), body: (node) => node.namedChildren[1] },
+      // `LIMIT = 10`: the name, then the value.
+      const_element: { kind: 'variable', names: (node) => childrenOfType('name')(node).slice(0, 1).map((name) => name.text), body: (node) => node.namedChildren[1] },
       enum_case: { kind: 'enum-member', names: named(), body: field('value') },
     },
   },

@@ -282,9 +282,7 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     const kind = kindOf(rule, node);
     const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
     const end = node.endIndex;
-    // Wrappers are walked, so a wrapped declaration always has its place (one a query found is inside an expression).
-    const wrapped = place && rules.wrappers?.includes(place.parent.type) && !hasEarlier(node.type, place);
-    const made = rule.scope ? undefined : piece(node, end, body, rule.bodyToEnd === true, wrapped ? place.parent : undefined, place, rules, grammar.commentTypes);
+    const made = rule.scope ? undefined : piece(node, end, body, rule.bodyToEnd === true, place, rules, grammar.commentTypes);
     for (const name of names) {
       const qualified = around ? `${around.prefix}.${name}` : name;
       if (made) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, made);
@@ -478,15 +476,17 @@ interface Place {
   index: number;
 }
 
-function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boolean, wrapper: Node | undefined, place: Place | undefined, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
+function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boolean, place: Place | undefined, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
   // Decorators, attributes and modifiers belong to the signature: of the first declaration they wrap,
-  // so that `public const A = 1, B = 2;` does not make A's value part of B's signature.
-  const start = wrapper ?? node;
+  // so that `public const A = 1, B = 2;` does not make A's value part of B's signature. Wrappers
+  // are walked, so a wrapped declaration always has its place (one a query found is inside an expression).
+  const wrapped = place && rules.wrappers?.includes(place.parent.type) && !hasEarlier(node.type, place);
+  const start = wrapped ? place.parent : node;
   let first = start;
   if (rules.leadingAttributes) {
     // A comment between an attribute and its item does not part them. The walk's list of siblings
     // answers without asking the tree, which finds a sibling by descending from the root.
-    const known = start === node && place;
+    const known = !wrapped && place;
     let at = known ? place.index : 0;
     const previous = (sibling: Node): Node | null => (known ? (--at >= 0 ? place.siblings[at] : null) : sibling.previousNamedSibling);
     for (let sibling = previous(start); sibling && (rules.leadingAttributes.includes(sibling.type) || commentTypes.has(sibling.type)); sibling = previous(sibling)) {
@@ -504,7 +504,7 @@ function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boole
       endLine: node.endPosition.row,
     },
     // Attributes before a declaration are its siblings: their parent holds the whole signature.
-    roots: { sig: first === start ? start : ((start === node ? place?.parent : undefined) ?? start.parent ?? start), body: body && bodyToEnd ? node : body },
+    roots: { sig: first === start ? start : ((wrapped ? undefined : place?.parent) ?? start.parent ?? start), body: body && bodyToEnd ? node : body },
   };
 }
 
