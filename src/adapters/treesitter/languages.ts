@@ -108,36 +108,44 @@ const goFieldNames = (node: Node): string[] => {
 };
 
 const DECLARED_NAMES = ['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier'];
-/** The declarator inside a declarator (`*f`, `&name()`, `f(void)`), when there is one. */
-const innerDeclarator = (declarator: Node): Node | null => declarator.childForFieldName('declarator') ?? declarator.namedChildren.find((child) => child !== null && child.type.endsWith('declarator')) ?? null;
-/** C and C++: the name inside a declarator (`int *f(void)`, `Foo::bar`, `~Foo`, `operator bool`). */
-const nameIn = (start: Node | null): string | undefined => {
-  let declarator = start;
-  for (let depth = 0; declarator && depth < 8; depth++) {
-    if (declarator.type === 'operator_cast') return `operator${declarator.childForFieldName('type')?.text ?? ''}`;
-    if (DECLARED_NAMES.includes(declarator.type)) return dotted(declarator.text);
-    declarator = innerDeclarator(declarator);
+/**
+ * C and C++: the names a declaration declares (`int x, *y;`, `int *f(void)`, `Foo::bar`, `~Foo`,
+ * `operator bool`), and whether its first declarator is a function's, read in one descent of each
+ * declarator: the walk asks for a declaration's names, kind and body in turn, and each answer costs
+ * calls into WebAssembly, so the last declaration's answers are kept.
+ */
+let lastDeclared: { node: Node; names: string[]; isFunction: boolean } | undefined;
+const declared = (node: Node): { node: Node; names: string[]; isFunction: boolean } => {
+  if (lastDeclared?.node === node) return lastDeclared;
+  const names: string[] = [];
+  let isFunction = false;
+  let first = true;
+  for (const start of node.childrenForFieldName('declarator')) {
+    // A function is found along `declarator` fields (and through `&name()`); a name, through any declarator.
+    let onFunctionPath = first;
+    first = false;
+    let declarator = start;
+    for (let depth = 0; declarator && depth < 8; depth++) {
+      const type = declarator.type;
+      if (onFunctionPath && (type === 'function_declarator' || type === 'operator_cast')) isFunction = true;
+      if (type === 'operator_cast') {
+        names.push(`operator${declarator.childForFieldName('type')?.text ?? ''}`);
+        break;
+      }
+      if (DECLARED_NAMES.includes(type)) {
+        names.push(dotted(declarator.text));
+        break;
+      }
+      // The declarator inside (`*f`, `&name()`, `f(void)`).
+      const inner = declarator.childForFieldName('declarator');
+      if (!inner && type !== 'reference_declarator') onFunctionPath = false;
+      declarator = inner ?? declarator.namedChildren.find((child) => child !== null && child.type.endsWith('declarator')) ?? null;
+    }
   }
-  return undefined;
+  return (lastDeclared = { node, names, isFunction });
 };
-/** Every name a declaration declares (`int x, *y;`). */
-const declaratorName = (node: Node): string[] => node.childrenForFieldName('declarator').map(nameIn).filter((name): name is string => name !== undefined);
-// Asked for a declaration's kind, names and body in turn: each answer costs calls into WebAssembly.
-const functionDeclarators = new WeakMap<Node, boolean>();
-const hasFunctionDeclarator = (node: Node): boolean => {
-  let found = functionDeclarators.get(node);
-  if (found === undefined) functionDeclarators.set(node, (found = findsFunctionDeclarator(node)));
-  return found;
-};
-const findsFunctionDeclarator = (node: Node): boolean => {
-  let declarator = node.childForFieldName('declarator');
-  for (let depth = 0; declarator && depth < 8; depth++) {
-    if (declarator.type === 'function_declarator' || declarator.type === 'operator_cast') return true;
-    // `&name()` has no declarator field; a name (the usual end) has no children to look through.
-    declarator = declarator.type === 'reference_declarator' ? innerDeclarator(declarator) : declarator.childForFieldName('declarator');
-  }
-  return false;
-};
+const declaratorName = (node: Node): string[] => declared(node).names;
+const hasFunctionDeclarator = (node: Node): boolean => declared(node).isFunction;
 /** C and C++: a variable's initial value (of the first declarator that has one) is its body. */
 const initialValue = firstValue((node) => node.childrenForFieldName('declarator').filter((child): child is Node => child?.type === 'init_declarator'), (declarator) => declarator.childForFieldName('value'));
 /** A typedef of a struct, union or enum with a body (`typedef struct { int x; } Point;`): a container of its fields. */

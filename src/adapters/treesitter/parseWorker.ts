@@ -24,7 +24,7 @@ parentPort?.on('message', async (message: ToParseWorker) => {
   try {
     await parser.prepare(file);
     const outline = parser.outlineOf(file, text, wanted);
-    parentPort!.postMessage({ id, outline }, [outline.numbers.buffer as ArrayBuffer]);
+    parentPort!.postMessage({ id, outline }, [outline.numbers.buffer as ArrayBuffer, outline.comments.buffer as ArrayBuffer]);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
-import { CONTAINER_KINDS, type FileSymbols, type ParseThreads, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
+import { CONTAINER_KINDS, hex8, type FileSymbols, type ParseThreads, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
 import { ParsePool } from './parsePool';
 
@@ -115,7 +115,7 @@ export class TreeSitterParser implements SymbolParser {
       // Comments are found only where a wanted symbol is hashed, while the tree is still here.
       if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
       for (const name of wanted?.names ?? []) index.prepare(name, tokens);
-      return packOutline(index.pieces, tokens.known());
+      return packOutline(index.pieces, tokens.packed());
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
@@ -143,10 +143,10 @@ export class TreeSitterParser implements SymbolParser {
   }
 
   /** Every comment of a file, for a hash nobody asked for at parse time: parsed again. */
-  private allComments(fileName: string, text: string, grammar: Grammar): Array<[number, number]> {
+  private allComments(fileName: string, text: string, grammar: Grammar): number[] {
     const tree = this.parseTree(fileName, text, grammar);
     try {
-      return grammar.comments.captures(tree.rootNode).map(({ node }): [number, number] => [node.startIndex, node.endIndex]);
+      return grammar.comments.captures(tree.rootNode).flatMap(({ node }) => [node.startIndex, node.endIndex]);
     } finally {
       tree.delete();
     }
@@ -203,27 +203,21 @@ function defaultGrammarDir(): string {
 
 /**
  * A parse as plain data, cheap to send between threads and to keep: every declaration's numbers
- * in one buffer (its kind's index in KINDS, its piece count, six numbers per piece), the names in
- * one string, and the comments known so far. Pieces become objects only for the symbols read.
+ * in one buffer (its kind's index in KINDS, its piece count, five numbers per piece), the names in
+ * one string, and the comments known so far in another buffer (see TokenText.packed). Pieces
+ * become objects only for the symbols read.
  */
 export interface Outline {
   numbers: Int32Array;
   names: string;
-  comments: KnownComments;
-}
-
-/** Comments found in the ranges looked into (`all`: the whole file was). */
-interface KnownComments {
-  comments: Array<[number, number]>;
-  covered: Array<[number, number]>;
-  all: boolean;
+  comments: Int32Array;
 }
 
 const KINDS: readonly SymbolKind[] = ['function', 'class', 'method', 'property', 'accessor', 'constructor', 'interface', 'type', 'enum', 'enum-member', 'namespace', 'variable', 'default', 'struct', 'trait', 'module'];
-const PIECE_SIZE = 6;
+const PIECE_SIZE = 5;
 const NEWLINE = 10;
 
-function packOutline(declarations: Map<string, Entry>, comments: KnownComments): Outline {
+function packOutline(declarations: Map<string, Entry>, comments: Int32Array): Outline {
   let size = 0;
   for (const entry of declarations.values()) size += 2 + entry.pieces.length * PIECE_SIZE;
   const numbers = new Int32Array(size);
@@ -233,11 +227,10 @@ function packOutline(declarations: Map<string, Entry>, comments: KnownComments):
     numbers[at++] = pieces.length;
     for (const p of pieces) {
       numbers[at++] = p.sigStart;
-      numbers[at++] = p.sigEnd;
       numbers[at++] = p.bodyStart;
       numbers[at++] = p.bodyEnd;
+      numbers[at++] = p.end;
       numbers[at++] = p.startLine;
-      numbers[at++] = p.endLine;
     }
   }
   return { numbers, names: [...declarations.keys()].join('\n'), comments };
@@ -248,8 +241,9 @@ interface Piece {
   sigEnd: number;
   bodyStart: number;
   bodyEnd: number;
+  /** Where the declaration ends: its last line is counted from the text when it is read (asking the tree costs a call per declaration). */
+  end: number;
   startLine: number;
-  endLine: number;
 }
 
 interface Entry {
@@ -271,18 +265,18 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
   const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean }> = [];
   /** Indexes one declaration (in document order): 'closed' when nothing inside it can be a symbol, 'nameless' when it declares no name, else its body. */
   /** `place`: where the walk found the node (asking the tree for a parent or sibling costs a descent from the root). */
-  const add = (node: Node, place?: Place): 'closed' | 'nameless' | { body?: Node } => {
+  const add = (node: Node, type: string, place?: Place): 'closed' | 'nameless' | { body?: Node } => {
     while (open.length && open[open.length - 1].end <= node.startIndex) open.pop();
     const around = open[open.length - 1];
     if (around && !around.members) return 'closed';
-    const rule = rules.declarations[node.type];
+    const rule = rules.declarations[type];
     const names = rule.names(node).map(citableName).filter(Boolean);
     if (!names.length) return rule.leaf ? 'closed' : 'nameless';
     const body = rule.body?.(node) ?? undefined;
     const kind = kindOf(rule, node);
     const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
     const end = node.endIndex;
-    const made = rule.scope ? undefined : piece(node, end, body, rule.bodyToEnd === true, place, rules, grammar.commentTypes);
+    const made = rule.scope ? undefined : piece(node, type, end, body, rule.bodyToEnd === true, place, rules, grammar.commentTypes);
     for (const name of names) {
       const qualified = around ? `${around.prefix}.${name}` : name;
       if (made) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, made);
@@ -300,11 +294,15 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     const wrapper = rules.wrappers?.includes(node.type) === true;
     let runStart = -1;
     let runEnd = -1;
+    // Whether a node of the run has named children: a name, a type or a literal alone holds no declaration, and needs no query.
+    let runNested = false;
     const flush = () => {
-      if (runStart < 0 || runEnd <= runStart) return void (runStart = -1); // nothing but empty nodes
       // The binding counts query ranges in bytes of UTF-16: two per character.
-      for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) if (found.id !== node.id) add(found);
+      if (runNested && runEnd > runStart) {
+        for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) if (found.id !== node.id) add(found, found.type);
+      }
       runStart = -1;
+      runNested = false;
     };
     const children = node.namedChildren;
     for (let index = 0; index < children.length; index++) {
@@ -316,17 +314,18 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
         visitChildren(child);
       } else if (Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
         flush();
-        visit(child, type, { parent: node, siblings: children, index });
+        visit(child, type, { parent: node, wrapper, siblings: children, index });
       } else if (!wrapper && !grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
         if (runStart < 0) runStart = child.startIndex;
         runEnd = child.endIndex;
+        runNested ||= child.namedChildCount > 0;
       }
     }
     flush();
   };
   const visit = (node: Node, type: string, place: Place): void => {
     if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return visitChildren(node); // a block
-    const added = add(node, place);
+    const added = add(node, type, place);
     if (added === 'closed') return;
     // A body that is no child of its declaration (a typedef's struct): its members are read from it.
     if (added !== 'nameless' && added.body && rules.declarations[type].nestedBody) return visitChildren(added.body);
@@ -397,7 +396,7 @@ function symbolsOf(outline: Outline, tokens: TokenText): FileSymbols {
       return each((start, end) => names.startsWith(prefix, start) && names.lastIndexOf('.', end - 1) < start + prefix.length);
     },
     get fingerprint() {
-      return (fingerprint ??= hex(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
+      return (fingerprint ??= hex8(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
     },
   };
 }
@@ -472,15 +471,17 @@ function record(pieces: Map<string, Entry>, name: string, kind: SymbolKind, made
 /** Where the walk found a declaration: its parent, and its parent's named children around it. */
 interface Place {
   parent: Node;
+  /** The parent is one of the language's wrappers. */
+  wrapper: boolean;
   siblings: ReadonlyArray<Node | null>;
   index: number;
 }
 
-function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boolean, place: Place | undefined, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
+function piece(node: Node, type: string, end: number, body: Node | undefined, bodyToEnd: boolean, place: Place | undefined, rules: LanguageRules, commentTypes: ReadonlySet<string>): { piece: Piece; roots: { sig: Node; body?: Node } } {
   // Decorators, attributes and modifiers belong to the signature: of the first declaration they wrap,
   // so that `public const A = 1, B = 2;` does not make A's value part of B's signature. Wrappers
   // are walked, so a wrapped declaration always has its place (one a query found is inside an expression).
-  const wrapped = place && rules.wrappers?.includes(place.parent.type) && !hasEarlier(node.type, place);
+  const wrapped = place?.wrapper && !hasEarlier(type, place);
   const start = wrapped ? place.parent : node;
   let first = start;
   if (rules.leadingAttributes) {
@@ -500,8 +501,8 @@ function piece(node: Node, end: number, body: Node | undefined, bodyToEnd: boole
       sigEnd: bodyStart,
       bodyStart,
       bodyEnd: body ? (bodyToEnd ? end : body.endIndex) : end,
+      end,
       startLine: first.startPosition.row,
-      endLine: node.endPosition.row,
     },
     // Attributes before a declaration are its siblings: their parent holds the whole signature.
     roots: { sig: first === start ? start : ((wrapped ? undefined : place?.parent) ?? start.parent ?? start), body: body && bodyToEnd ? node : body },
@@ -517,7 +518,7 @@ function hasEarlier(type: string, { siblings, index }: Place): boolean {
 function piecesAt(numbers: Int32Array, offset: number): Piece[] {
   const pieces: Piece[] = [];
   for (let count = numbers[offset + 1], at = offset + 2; count > 0; count--, at += PIECE_SIZE) {
-    pieces.push({ sigStart: numbers[at], sigEnd: numbers[at + 1], bodyStart: numbers[at + 2], bodyEnd: numbers[at + 3], startLine: numbers[at + 4], endLine: numbers[at + 5] });
+    pieces.push({ sigStart: numbers[at], sigEnd: numbers[at + 1], bodyStart: numbers[at + 1], bodyEnd: numbers[at + 2], end: numbers[at + 3], startLine: numbers[at + 4] });
   }
   return pieces;
 }
@@ -525,7 +526,7 @@ function piecesAt(numbers: Int32Array, offset: number): Piece[] {
 /** A symbol whose hashes are taken only when read: a container's anchor records its shape instead of its body. */
 class LazySymbol implements SourceSymbol {
   readonly startLine: number;
-  readonly endLine: number;
+  private lastLine?: number;
   private sigHash?: number;
   private bodyHash?: string;
   private empty = false;
@@ -537,13 +538,17 @@ class LazySymbol implements SourceSymbol {
     private readonly tokens: TokenText,
   ) {
     let startLine = pieces[0].startLine;
-    let endLine = pieces[0].endLine;
-    for (const p of pieces) {
-      startLine = Math.min(startLine, p.startLine);
-      endLine = Math.max(endLine, p.endLine);
-    }
+    for (const p of pieces) startLine = Math.min(startLine, p.startLine);
     this.startLine = startLine;
-    this.endLine = endLine;
+  }
+
+  get endLine(): number {
+    if (this.lastLine === undefined) {
+      let endLine = 0;
+      for (const p of this.pieces) endLine = Math.max(endLine, p.startLine + this.tokens.newlines(p.sigStart, p.end));
+      this.lastLine = endLine;
+    }
+    return this.lastLine;
   }
 
   private sigOf(): number {
@@ -571,7 +576,7 @@ class LazySymbol implements SourceSymbol {
         hasBody = true;
       }
       // Delimiters at most (`{}`, `:`, `end`): nothing to tell one such body from another.
-      this.bodyHash = hex(hasBody ? hash : this.sigOf());
+      this.bodyHash = hex8(hasBody ? hash : this.sigOf());
       this.empty = hasBody && chars <= 3;
     }
     return this.bodyHash;
@@ -586,7 +591,7 @@ class LazySymbol implements SourceSymbol {
   }
 
   get sig(): string {
-    return hex(this.sigOf());
+    return hex8(this.sigOf());
   }
 
   get body(): string {
@@ -606,30 +611,53 @@ class LazySymbol implements SourceSymbol {
  * (a comment's first character is in it) gets every comment of the file, from a second parse.
  */
 class TokenText {
-  private comments: Array<[number, number]>;
-  private sorted = false;
-  private readonly covered: Array<[number, number]>;
+  /** The comments known, as [start, end) pairs in one flat list; sorted when `sorted`. */
+  private comments: number[] | Int32Array;
+  private sorted: boolean;
+  /** Where comments were looked for, as [start, end) pairs. */
+  private covered: number[] | Int32Array;
   private all: boolean;
   private readonly first: number;
   private readonly second: number;
   private readonly sameQuotes: boolean;
 
+  /** `known`: what packed() gave on the thread that parsed. */
   constructor(
     private readonly text: string,
     syntax: TokenSyntax,
     private readonly commentTypes: ReadonlySet<string>,
-    private readonly loadAll: () => Array<[number, number]>,
-    known: KnownComments = { comments: [], covered: [], all: false },
+    private readonly loadAll: () => number[],
+    known?: Int32Array,
   ) {
     this.first = syntax.commentStarts[0];
     this.second = syntax.commentStarts[1] ?? syntax.commentStarts[0];
     this.sameQuotes = syntax.sameQuotes;
-    ({ comments: this.comments, covered: this.covered, all: this.all } = known);
+    const count = known ? 2 * known[1] : 0;
+    this.all = known?.[0] === 1;
+    this.comments = known ? known.subarray(2, 2 + count) : [];
+    this.covered = known ? known.subarray(2 + count) : [];
+    this.sorted = known !== undefined;
   }
 
-  /** The comments found so far, and where they were looked for. */
-  known(): KnownComments {
-    return { comments: this.comments, covered: this.covered, all: this.all };
+  /** How many lines end in [start, end). */
+  newlines(start: number, end: number): number {
+    let count = 0;
+    for (let at = this.text.indexOf('\n', start); at >= 0 && at < end; at = this.text.indexOf('\n', at + 1)) count++;
+    return count;
+  }
+
+  /**
+   * The comments found so far and where they were looked for, in one buffer to send to another
+   * thread: whether the whole file was, the number of comments, the comments sorted, the ranges.
+   */
+  packed(): Int32Array {
+    this.sort();
+    const packed = new Int32Array(2 + this.comments.length + this.covered.length);
+    packed[0] = this.all ? 1 : 0;
+    packed[1] = this.comments.length / 2;
+    packed.set(this.comments, 2);
+    packed.set(this.covered, 2 + this.comments.length);
+    return packed;
   }
 
   /** Whether a comment may start at `i`: a character comments start with (Ruby's `=begin` only at the start of a line). */
@@ -652,13 +680,14 @@ class TokenText {
    */
   cover(start: number, end: number, root: Node): void {
     if (start >= end || this.all || this.isCovered(start, end)) return;
+    const comments = this.growable('comments');
     const stop = Math.min(end, this.text.length);
     for (let i = start; i < stop; i++) {
       if (!this.mayStartComment(i)) continue;
       for (let node: Node | null = root.descendantForIndex(i); node && node.startIndex === i; node = node.parent) {
         if (this.commentTypes.has(node.type)) {
           const commentEnd = node.endIndex;
-          this.comments.push([i, commentEnd]);
+          comments.push(i, commentEnd);
           this.sorted = false;
           i = commentEnd - 1;
           break;
@@ -666,19 +695,35 @@ class TokenText {
         if (node.id === root.id) break;
       }
     }
-    this.covered.push([start, end]);
+    this.growable('covered').push(start, end);
   }
 
   addComments(captures: QueryCapture[], start: number, end: number): void {
-    for (const { node } of captures) this.comments.push([node.startIndex, node.endIndex]);
+    const comments = this.growable('comments');
+    for (const { node } of captures) comments.push(node.startIndex, node.endIndex);
     this.sorted = false;
     if (start === 0 && end >= this.text.length) this.all = true;
-    else this.covered.push([start, end]);
+    else this.growable('covered').push(start, end);
+  }
+
+  /** A list to add to (one received from another thread is a fixed buffer). */
+  private growable(list: 'comments' | 'covered'): number[] {
+    const current = this[list];
+    return Array.isArray(current) ? current : (this[list] = Array.from(current));
   }
 
   private isCovered(start: number, end: number): boolean {
-    for (const [from, to] of this.covered) if (from <= start && end <= to) return true;
+    const covered = this.covered;
+    for (let i = 0; i < covered.length; i += 2) if (covered[i] <= start && end <= covered[i + 1]) return true;
     return false;
+  }
+
+  private sort(): void {
+    if (this.sorted) return;
+    const flat = this.comments;
+    const order = Array.from({ length: flat.length / 2 }, (_, pair) => 2 * pair).sort((a, b) => flat[a] - flat[b] || flat[a + 1] - flat[b + 1]);
+    this.comments = order.flatMap((at) => [flat[at], flat[at + 1]]);
+    this.sorted = true;
   }
 
   /** FNV-1a over [start, end), comments and whitespace skipped; also how many characters were hashed. */
@@ -690,18 +735,16 @@ class TokenText {
       this.sorted = false;
       this.all = true;
     }
-    if (!this.sorted) {
-      this.comments.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      this.sorted = true;
-    }
+    this.sort();
     const comments = this.comments;
     let hash = seed;
     let chars = 0;
+    // `comment`: the flat index of the first comment that may cover or follow i.
     let comment = firstEndingAfter(comments, start);
     for (let i = start; i < stop; i++) {
-      while (comment < comments.length && comments[comment][1] <= i) comment++;
-      if (comment < comments.length && comments[comment][0] <= i) {
-        i = comments[comment][1] - 1;
+      while (comment < comments.length && comments[comment + 1] <= i) comment += 2;
+      if (comment < comments.length && comments[comment] <= i) {
+        i = comments[comment + 1] - 1;
         continue;
       }
       let code = text.charCodeAt(i);
@@ -719,9 +762,9 @@ class TokenText {
   private closerFollows(from: number, stop: number, comment: number): boolean {
     const comments = this.comments;
     for (let i = from; i < stop; i++) {
-      while (comment < comments.length && comments[comment][1] <= i) comment++;
-      if (comment < comments.length && comments[comment][0] <= i) {
-        i = comments[comment][1] - 1;
+      while (comment < comments.length && comments[comment + 1] <= i) comment += 2;
+      if (comment < comments.length && comments[comment] <= i) {
+        i = comments[comment + 1] - 1;
         continue;
       }
       const code = this.text.charCodeAt(i);
@@ -735,18 +778,18 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11;
 }
 
-/** The first range that may cover `index` or come after it (ranges sorted by start). */
-function firstEndingAfter(ranges: Array<[number, number]>, index: number): number {
+/** The flat index of the first [start, end) pair that may cover `index` or come after it (pairs sorted by start). */
+function firstEndingAfter(pairs: ArrayLike<number>, index: number): number {
   let low = 0;
-  let high = ranges.length;
+  let high = pairs.length / 2;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (ranges[mid][0] < index) low = mid + 1;
+    if (pairs[2 * mid] < index) low = mid + 1;
     else high = mid;
   }
-  // A range starting before `index` may still cover it.
-  while (low > 0 && ranges[low - 1][1] > index) low--;
-  return low;
+  // A pair starting before `index` may still cover it.
+  while (low > 0 && pairs[2 * low - 1] > index) low--;
+  return 2 * low;
 }
 
 /** FNV-1a over a list of 32-bit hashes, a byte at a time. */
@@ -754,8 +797,4 @@ function combined(hashes: readonly number[]): number {
   let hash = FNV_OFFSET;
   for (const value of hashes) for (let shift = 0; shift < 32; shift += 8) hash = Math.imul(hash ^ ((value >>> shift) & 0xff), FNV_PRIME);
   return hash >>> 0;
-}
-
-function hex(hash: number): string {
-  return (hash >>> 0).toString(16).padStart(8, '0');
 }

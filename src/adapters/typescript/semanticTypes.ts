@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Node, Project, ts, type FileSystemHost, type RuntimeDirEntry } from 'ts-morph';
-import type { TypeFingerprints } from '../../core/drift/symbols';
+import { hex8, type TypeFingerprints } from '../../core/drift/symbols';
 import { WikiError } from '../../core/errors';
 import type { WorkspaceFiles } from '../files/workspaceFiles';
 
@@ -95,7 +95,7 @@ function memberNamed(container: Node, name: string): Node | undefined {
 function fnv(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return hex8(hash);
 }
 
 /** A file host for ts-morph that reads only what the workspace's file access allows, and never writes. */

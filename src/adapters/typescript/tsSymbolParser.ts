@@ -23,7 +23,7 @@
 // of that value when it is an arrow function or function expression; the type of a type alias.
 import ts from 'typescript';
 import { TS_LIKE } from '../../core/drift/citations';
-import type { FileSymbols, ReExport, SourceSymbol, SymbolKind, SymbolParser } from '../../core/drift/symbols';
+import { hex8, type FileSymbols, type ReExport, type SourceSymbol, type SymbolKind, type SymbolParser } from '../../core/drift/symbols';
 import { declarationRuns, runsDeclaring, type DeclarationRuns } from './declarationChunks';
 import { findReExports } from './reExports';
 import { regexMayFollow } from './scan';
@@ -45,9 +45,6 @@ function scriptKind(fileName: string): ts.ScriptKind {
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-function hex(hash: number): string {
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
 
 const K = ts.SyntaxKind;
 
@@ -132,7 +129,7 @@ class Entry {
           hasBody = true;
         }
       }
-      this.hashes = { sig: hex(sig), body: hex(hasBody ? body : sig) };
+      this.hashes = { sig: hex8(sig), body: hex8(hasBody ? body : sig) };
     }
     return this.hashes;
   }
@@ -309,7 +306,7 @@ class ParsedFile implements FileSymbols {
   get fingerprint(): string {
     // Telling JSX text from code needs the parse; plain TypeScript needs only the scanner.
     const source = this.kind === ts.ScriptKind.TS ? this.plainSource() : this.parseWhole().source;
-    return (this.fileHash ??= hex(source.hash(FNV_OFFSET, 0, this.text.length)));
+    return (this.fileHash ??= hex8(source.hash(FNV_OFFSET, 0, this.text.length)));
   }
 
   /** Parsed on first use: only a citation that the file does not declare asks. */

@@ -4,7 +4,7 @@ import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
+import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols, hex8 } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -96,16 +96,25 @@ export class DriftEngine {
     // Settled, never rejected: a read that fails while the checks wait on another file is not an unhandled rejection.
     const reads = Promise.allSettled([...wanted].map(([file, reads]) => this.source(file, reads, threads)));
     try {
-      // Files parse in page order, so each page is checked as soon as its files are in, while later ones still parse.
-      for (const { page, citations } of cited) {
-        if (cancel?.cancelled) break;
-        pagesChecked++;
-        citationsChecked += citations.length;
+      // Each page is checked as soon as its own files are in, while others still parse: a page
+      // waiting on a large file holds up no later page, and the checks keep pace with the parses.
+      const reports = await Promise.all(cited.map(async ({ page, citations }) => {
+        await Promise.allSettled(citations.filter((citation) => !citation.outside).map((citation) => this.source(citation.path)));
+        if (cancel?.cancelled) return undefined;
+        const found: DriftIssue[] = [];
         const anchors = page.frontmatter.anchors ?? {};
         for (const citation of citations) {
           const issue = await this.checkCitation(citation, anchors[citation.text]);
-          if (issue) issues.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
+          if (issue) found.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
         }
+        return { citations: citations.length, found };
+      }));
+      // In page order, whichever finished first.
+      for (const report of reports) {
+        if (!report) continue;
+        pagesChecked++;
+        citationsChecked += report.citations;
+        issues.push(...report.found);
       }
     } finally {
       const failed = (await reads).find((read): read is PromiseRejectedResult => read.status === 'rejected');
@@ -373,5 +382,5 @@ export function contentFingerprint(bytes: Uint8Array): string {
     hash ^= bytes[i];
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+  return hex8(hash);
 }
