@@ -9,7 +9,9 @@
 //      least loaded thread, grammars loaded before the clock), peak RSS (goal under 400 MB), and the re-check after one
 //      file is saved against a parse of that file alone (goal: p95 at most 1.5x).
 //   3. `--changed-since` on that corpus after a change to 10 cited files (goal under 500 ms), in a
-//      warm process and as the CLI runs it.
+//      warm process (a fresh one, after one untimed run loads its modules and grammars: this
+//      process holds the memory of the runs above, which makes every git it starts slower) and
+//      as the CLI runs it.
 // Needs `npx tsc -p tsconfig.test.json` (out/) and `npm run build` (dist/cli.js).
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -185,6 +187,23 @@ async function parallelFloorMs(root, files, threads) {
   return elapsed;
 }
 
+// `--changed-since` in a warm process of its own: one untimed run, then five timed ones.
+if (isMainThread && process.argv[2] === '--changed-since') {
+  const all = process.argv[3];
+  const { changedSince, checkDrift } = out('cli/drift');
+  const { openWorkspaceCore } = out('adapters/workspaceCore');
+  const runs = [];
+  let checked;
+  for (let i = 0; i < 6; i++) {
+    const start = performance.now();
+    const core = openWorkspaceCore(all);
+    ({ report: checked } = await checkDrift(core, { stamp: false, ...(await changedSince(core, 'main', false)) }));
+    if (i > 0) runs.push(performance.now() - start);
+  }
+  process.stdout.write(`${JSON.stringify({ pages: checked.pagesChecked, citations: checked.citationsChecked, runs })}\n`);
+  process.exit(0);
+}
+
 // The scale measurement runs in a fresh process, so its peak RSS is its own.
 if (isMainThread && process.argv[2] === '--scale') {
   const { root, files } = JSON.parse(readFileSync(process.argv[3], 'utf8'));
@@ -302,16 +321,8 @@ try {
   const touched = new Set();
   while (touched.size < 10) touched.add(cited[random.int(cited.length)]);
   for (const file of touched) appendFileSync(join(all, file), `\n${file.endsWith('.py') || file.endsWith('.rb') ? '#' : '//'} changed on the branch\n`);
-  const { changedSince, checkDrift } = out('cli/drift');
-  const { openWorkspaceCore } = out('adapters/workspaceCore');
-  const warm = [];
-  let checked;
-  for (let i = 0; i < 5; i++) {
-    const start = performance.now();
-    const core = openWorkspaceCore(all);
-    ({ report: checked } = await checkDrift(core, { stamp: false, ...(await changedSince(core.wiki, 'main', false)) }));
-    warm.push(performance.now() - start);
-  }
+  const checked = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--changed-since', all], { encoding: 'utf8' }).trim().split('\n').at(-1));
+  const warm = checked.runs;
   const cli = [];
   for (let i = 0; i < 5; i++) {
     const start = performance.now();
@@ -320,7 +331,7 @@ try {
   }
   const w = stats(warm);
   const c = stats(cli);
-  console.log(`    --changed-since main      ${checked.pagesChecked} pages, ${checked.citationsChecked} citations checked; warm process p50 ${ms(w.p50)}, CLI process p50 ${ms(c.p50)}; goal under ${GOALS.changedSinceMs} ms: ${verdict(w.p50 < GOALS.changedSinceMs)} (warm), ${verdict(c.p50 < GOALS.changedSinceMs)} (CLI)`);
+  console.log(`    --changed-since main      ${checked.pages} pages, ${checked.citations} citations checked; warm process p50 ${ms(w.p50)}, CLI process p50 ${ms(c.p50)}; goal under ${GOALS.changedSinceMs} ms: ${verdict(w.p50 < GOALS.changedSinceMs)} (warm), ${verdict(c.p50 < GOALS.changedSinceMs)} (CLI)`);
   summary.push(w.p50 < GOALS.changedSinceMs);
   console.log(`  ${summary.filter(Boolean).length} of ${summary.length} goal checks met (load average now ${loadavg()[0].toFixed(2)})`);
 } finally {

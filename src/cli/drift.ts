@@ -73,8 +73,11 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
  * reads every page anyway), the only pages that can be touched: those one `git grep` finds
  * mentioning a changed file, and the changed pages themselves.
  */
-export async function changedSince(wiki: Wiki, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
+export async function changedSince({ wiki, parser }: Pick<WorkspaceCore, 'wiki' | 'parser'>, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
   const changed = await filesChangedSince(wiki.root, ref);
+  // The changed files' grammars compile while git searches the pages and they are read. Settled: a
+  // grammar that cannot load fails the check that needs it, with its own error.
+  void Promise.allSettled(changed.map((file) => parser.prepare(file)));
   if (stamping) return { changed };
   return { changed, candidates: [...(await pagesMentioning(wiki.root, wiki.pagesDir, changed)), ...editedPages(wiki, changed)] };
 }

@@ -247,7 +247,7 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
   const { wiki } = core;
   const { changedSince, checkDrift, citationDiffs } = await import('./drift');
   const stamp = options.stamp || options.review.length > 0;
-  const scope: { changed?: string[]; candidates?: string[] } = options.changedSince === undefined ? {} : await changedSince(wiki, options.changedSince, stamp);
+  const scope: { changed?: string[]; candidates?: string[] } = options.changedSince === undefined ? {} : await changedSince(core, options.changedSince, stamp);
   const { changed } = scope;
   const { report, stamped, fixed, stampError } = await checkDrift(core, { ...options, ...scope });
   if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
