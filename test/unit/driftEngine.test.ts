@@ -113,6 +113,25 @@ describe('DriftEngine', () => {
     assert.deepEqual(summary(report.issues), ['unverified src/a.ts:Foo']);
   });
 
+  it('checks a page once its own files are in, while another still waits, and reports pages in order', async () => {
+    const { fs, search, engine } = setup({ 'src/slow.ts': 'Slow 11111111 22222222', 'src/fast.ts': 'Fast 33333333 44444444' });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const read = fs.readFile.bind(fs);
+    fs.readFile = async (file: string) => {
+      if (file.endsWith('slow.ts')) await gate;
+      return read(file);
+    };
+    // A symbol that is gone makes its check search the workspace: that search shows the page was checked.
+    const checking = engine.check([page('one', '`src/slow.ts:Slow`'), page('two', '`src/fast.ts:Gone`')]);
+    for (let tick = 0; tick < 20 && !search.words.length; tick++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(search.words, ['Gone'], 'the second page was checked while the first one\'s file was still being read');
+    release();
+    const report = await checking;
+    assert.deepEqual(summary(report.issues), ['unverified src/slow.ts:Slow', 'missing-symbol src/fast.ts:Gone'], 'issues in page order');
+    assert.equal(report.pagesChecked, 2);
+  });
+
   it('looks for a moved symbol in the other TS/JS files the search finds, first in path order', async () => {
     const search = new FakeSearch(['README.md', 'src/z.ts', 'src/a.ts', 'src/calls.ts', 'src/m.ts']);
     const { engine } = setup({
