@@ -14,7 +14,16 @@ function run(args: string[], options: { asNobody?: boolean } = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-cli-'));
+const made: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-cli-'));
+  made.push(dir);
+  return dir;
+};
+// Eighty workspaces a run: gone when the run ends, not left in the temp folder.
+after(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
 const DEMO = path.resolve(__dirname, '../../../demo');
 const demoCopy = () => {
   const ws = tempDir();
