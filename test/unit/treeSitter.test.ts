@@ -372,6 +372,16 @@ describe('what a change means in each language', () => {
     assert.deepEqual(await names('m.h', 'class Saver {\n  void save();\n} GTEST_ATTRIBUTE_UNUSED_;\nenum {\n  ABDAY_1 = 1,\n#define ABDAY_1 ABDAY_1\n  ABDAY_2,\n};\n'), ['Saver class', 'Saver.save method', 'ABDAY_1 enum-member', 'ABDAY_2 enum-member']);
   });
 
+  it('C: a header the parser cannot read whole (one ERROR around it, as gcrypt.h is) names and fingerprints its declarations as a clean header does', async () => {
+    const declarations = 'typedef struct handle\n{\n  int bufpos;\n} *hd_t;\nint open_it (hd_t *h);\n';
+    // `extern "C" {` closed only behind `#if 0` blocks: tree-sitter recovers by wrapping the whole guard in an ERROR.
+    const broken = `#ifndef X_H\n#define X_H\n#ifdef __cplusplus\nextern "C" {\n#if 0\n}\n#endif\n#endif\n${declarations}#if 0\n{\n#endif\n#ifdef __cplusplus\n}\n#endif\n#endif\n`;
+    const clean = `#ifndef X_H\n#define X_H\n${declarations}#endif\n`;
+    assert.deepEqual(await names('x.h', broken), ['hd_t struct', 'hd_t.bufpos property', 'open_it function']);
+    assert.deepEqual(await names('x.h', broken), await names('x.h', clean));
+    assert.deepEqual(await prints('x.h', broken, ['hd_t', 'hd_t.bufpos', 'open_it']), await prints('x.h', clean, ['hd_t', 'hd_t.bufpos', 'open_it']));
+  });
+
   it('PHP: a constant\'s value is its body; modifiers and types belong to the signature of the first declaration they qualify', async () => {
     const text = '<?php\nclass Order {\n  public const LIMIT = 10, OTHER = 2;\n  protected ?string $email = null;\n}\n';
     const before = await prints('m.php', text, ['Order', 'Order.LIMIT', 'Order.OTHER', 'Order.email']);

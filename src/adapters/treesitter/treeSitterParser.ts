@@ -177,8 +177,12 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
   };
 }
 
-/** Statement lists and groups that hold declarations in most grammars: walked, not queried. */
-const WALKED = ['module', 'program', 'source_file', 'translation_unit', 'compilation_unit', 'block', 'declaration_list', 'body_statement'];
+/**
+ * Statement lists and groups that hold declarations in most grammars: walked, not queried. So is
+ * an error the parser recovered from: a C header whose macros it cannot read is often one ERROR
+ * node around the whole file, and querying that costs more than the parse.
+ */
+const WALKED = ['module', 'program', 'source_file', 'translation_unit', 'compilation_unit', 'block', 'declaration_list', 'body_statement', 'ERROR'];
 
 /** What hashing a language's text needs to know: the characters a comment can start with (a range without them has no comment), and whether its quotes are alike. */
 interface TokenSyntax {
