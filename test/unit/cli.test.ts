@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tempDir } from './tempDirs';
 
 // The built CLI, run as a user would run it.
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
@@ -14,19 +14,10 @@ function run(args: string[], options: { asNobody?: boolean } = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const made: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-cli-'));
-  made.push(dir);
-  return dir;
-};
-// Eighty workspaces a run: gone when the run ends, not left in the temp folder.
-after(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const workspace = () => tempDir('repo-wiki-cli-');
 const DEMO = path.resolve(__dirname, '../../../demo');
 const demoCopy = () => {
-  const ws = tempDir();
+  const ws = workspace();
   fs.cpSync(DEMO, ws, { recursive: true });
   return ws;
 };
@@ -35,7 +26,7 @@ describe('repo-wiki CLI', function () {
   this.timeout(20000);
 
   it('init creates a wiki that lints clean, and a second init changes nothing', () => {
-    const ws = tempDir();
+    const ws = workspace();
     const first = run(['init', '--workspace', ws]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /Created \d+ files/);
@@ -52,7 +43,7 @@ describe('repo-wiki CLI', function () {
   });
 
   it('lint exits 1 on errors and prints 1-based positions in JSON', () => {
-    const ws = tempDir();
+    const ws = workspace();
     run(['init', '--workspace', ws]);
     const page = path.join(ws, '.wiki/pages/welcome.md');
     fs.appendFileSync(page, '\nSee [[nowhere]].\n');
@@ -66,7 +57,7 @@ describe('repo-wiki CLI', function () {
   });
 
   it('index rebuild regenerates a conflicted index', () => {
-    const ws = tempDir();
+    const ws = workspace();
     run(['init', '--workspace', ws]);
     const indexFile = path.join(ws, '.wiki/index.json');
     const good = fs.readFileSync(indexFile, 'utf8');
@@ -78,7 +69,7 @@ describe('repo-wiki CLI', function () {
   });
 
   it('explains usage errors and a missing wiki with exit code 2', () => {
-    const ws = tempDir();
+    const ws = workspace();
     assert.equal(run([]).code, 2);
     assert.match(run(['frobnicate', '--workspace', ws]).stderr, /Unknown command "frobnicate"/);
     assert.match(run(['lint', '--workspace', ws, '--format', 'xml']).stderr, /--format must be text or json/);
@@ -88,7 +79,7 @@ describe('repo-wiki CLI', function () {
   });
 
   it('reports a read-only workspace clearly and writes nothing', () => {
-    const ws = tempDir();
+    const ws = workspace();
     fs.chmodSync(ws, 0o555);
     // root ignores permission bits, so run as an unprivileged user then.
     const result = run(['init', '--workspace', ws], { asNobody: process.getuid?.() === 0 });
@@ -203,7 +194,7 @@ describe('repo-wiki CLI', function () {
 
     it('a scan of many Python files parses on the bundle\'s threads with the verdicts of one thread', () => {
       assert.ok(fs.existsSync(path.join(path.dirname(CLI), 'parseWorker.js')), 'the parse threads\' script is built beside cli.js');
-      const ws = tempDir();
+      const ws = workspace();
       const decoder = fs.readFileSync('/usr/lib/python3.11/json/decoder.py', 'utf8');
       const files = Array.from({ length: 40 }, (_, i) => `pkg/m${i}/decoder.py`);
       for (const file of files) {
@@ -272,7 +263,7 @@ describe('repo-wiki CLI', function () {
 
     it('--semantic reports a type changed through a callee, which the text alone cannot see', function () {
       this.timeout(90000); // three CLI runs that each build a type checker: slow on a loaded machine
-      const ws = tempDir();
+      const ws = workspace();
       run(['init', '--workspace', ws]);
       fs.mkdirSync(path.join(ws, 'src'));
       fs.writeFileSync(path.join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler' }, include: ['src'] }));
@@ -291,7 +282,7 @@ describe('repo-wiki CLI', function () {
     });
 
     it('rejects --format github outside drift', () => {
-      const ws = tempDir();
+      const ws = workspace();
       run(['init', '--workspace', ws]);
       const result = run(['lint', '--workspace', ws, '--format', 'github']);
       assert.equal(result.code, 2);
@@ -387,7 +378,7 @@ describe('repo-wiki CLI', function () {
       });
       /** BASE, OURS and THEIRS files in a fresh folder; returns their paths. */
       const sides = (base: string, ours: string, theirs: string) => {
-        const dir = tempDir();
+        const dir = workspace();
         return [['base.json', base], ['ours.json', ours], ['theirs.json', theirs]].map(([name, text]) => {
           fs.writeFileSync(path.join(dir, name), text);
           return path.join(dir, name);

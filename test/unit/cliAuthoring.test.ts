@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pageText } from './fakes';
+import { tempDir } from './tempDirs';
 
 // The built CLI, run as a user would run it.
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
@@ -14,7 +14,7 @@ function run(args: string[]) {
 }
 
 function workspace(): string {
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-authoring-'));
+  const ws = tempDir('repo-wiki-authoring-');
   assert.equal(run(['init', '--workspace', ws]).code, 0);
   const pages = path.join(ws, '.wiki/pages');
   fs.writeFileSync(path.join(pages, 'target.md'), pageText('Target', '# Target\n'));

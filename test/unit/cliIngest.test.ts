@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCliProcess } from './cliProcess';
+import { tempDir } from './tempDirs';
 
 const DEMO = path.resolve(__dirname, '../../../demo');
 const { startMockAnthropic } = require(path.resolve(__dirname, '../../../test/harness/mockAnthropic.cjs'));
@@ -28,7 +28,7 @@ describe('repo-wiki ingest', function () {
   const env = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url });
 
   beforeEach(async () => {
-    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-ingest-'));
+    ws = tempDir('repo-wiki-ingest-');
     fs.cpSync(DEMO, ws, { recursive: true });
     fs.mkdirSync(path.join(ws, 'docs'));
     fs.writeFileSync(path.join(ws, 'docs', 'todos.md'), '# Todos\n\nCompleting a todo marks it done.\n');
@@ -116,7 +116,7 @@ describe('repo-wiki ingest', function () {
   });
 
   it('never sends a secret-looking file or a link out of the workspace, and says why', async () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'));
+    const outside = tempDir('outside-');
     fs.writeFileSync(path.join(outside, 'private.md'), '# Private\n\nNot for the model.\n');
     fs.symlinkSync(path.join(outside, 'private.md'), path.join(ws, 'docs', 'linked.md'));
     fs.writeFileSync(path.join(ws, 'docs', '.env'), 'API_TOKEN=abc\n');

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { filesChangedSince, pagesMentioning } from '../../src/adapters/gitChanges';
+import { tempDir } from './tempDirs';
 
 function tempRepo(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-changes-'));
+  const dir = tempDir('repo-wiki-changes-');
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir });
   const write = (file: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -43,7 +43,7 @@ describe('git changes for drift --changed-since', () => {
   });
 
   it('says what to do when git cannot search', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-not-git-'));
+    const dir = tempDir('repo-wiki-not-git-');
     await assert.rejects(pagesMentioning(dir, path.join(dir, '.wiki/pages'), ['src/a.py']), /git grep could not search \.wiki\/pages/);
   });
 });

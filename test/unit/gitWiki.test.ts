@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { SimpleGitWiki } from '../../src/adapters/gitWiki';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
@@ -9,6 +8,7 @@ import { readTemplate } from '../../src/adapters/wikiTemplate';
 import { commitWiki, prepareWikiCommit } from '../../src/core/commitWiki';
 import { WikiError } from '../../src/core/errors';
 import { Wiki } from '../../src/core/wiki';
+import { tempDir } from './tempDirs';
 
 const TEMPLATE = path.resolve(__dirname, '../../../wiki-template');
 
@@ -17,7 +17,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 function tempRepo(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-git-'));
+  const dir = tempDir('repo-wiki-git-');
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.email', 'test@example.com');
   git(dir, 'config', 'user.name', 'Test');
@@ -88,7 +88,7 @@ describe('committing the wiki with real git', function () {
   });
 
   it('says clearly when the folder is not a git repository', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-nogit-'));
+    const dir = tempDir('repo-wiki-nogit-');
     const wiki = new Wiki(dir, new WorkspaceFiles(dir), { now: () => new Date() });
     await wiki.init(await readTemplate(TEMPLATE));
     await assert.rejects(() => prepareWikiCommit(wiki, new SimpleGitWiki(dir)), (e: unknown) => e instanceof WikiError && /not inside a git repository.*git init/s.test(e.userMessage));

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { installPreCommitHook } from '../../src/adapters/gitHooks';
 import type { WikiError } from '../../src/core/errors';
 import { hookBlock, installHook } from '../../src/core/preCommitHook';
+import { tempDir } from './tempDirs';
 
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 const DEMO = path.resolve(__dirname, '../../../demo');
@@ -16,7 +16,7 @@ function git(cwd: string, ...args: string[]) {
 
 /** The demo project as a git repository with one commit, in a subfolder `app/` of the repository. */
 function demoRepo(): { repo: string; folder: string } {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-hook-'));
+  const repo = tempDir('repo-wiki-hook-');
   const folder = path.join(repo, 'app');
   fs.cpSync(DEMO, folder, { recursive: true });
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
@@ -87,6 +87,6 @@ describe('pre-commit drift check', function () {
   });
 
   it('says so when the folder is not in a git repository', async () => {
-    await assert.rejects(installPreCommitHook(fs.mkdtempSync(path.join(os.tmpdir(), 'no-repo-'))), /not inside a git repository/);
+    await assert.rejects(installPreCommitHook(tempDir('no-repo-')), /not inside a git repository/);
   });
 });

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { SimpleGitWiki } from '../../src/adapters/gitWiki';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
@@ -12,6 +11,7 @@ import { hasConflictMarkers } from '../../src/core/text';
 import { buildIndex, renderIndexJson, renderIndexMarkdown } from '../../src/core/wikiIndex';
 import { installMergeDriver } from '../../src/adapters/gitHooks';
 import { Wiki } from '../../src/core/wiki';
+import { tempDir } from './tempDirs';
 
 const TEMPLATE = path.resolve(__dirname, '../../../wiki-template');
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
@@ -22,7 +22,7 @@ function git(cwd: string, args: string[], date?: string): string {
 }
 
 function tempRepo(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-team-'));
+  const dir = tempDir('repo-wiki-team-');
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['config', 'user.email', 'test@example.com']);
   git(dir, ['config', 'user.name', 'Test']);
@@ -65,7 +65,7 @@ describe('page ages', () => {
     assert.equal(pageAgeTag(history.get('new-page'), NOW), 'recently added');
     assert.equal(history.has('welcome'), true);
     assert.equal(pageAgeTag(history.get('never-committed'), NOW), 'age unknown');
-    assert.equal(await new SimpleGitWiki(fs.mkdtempSync(path.join(os.tmpdir(), 'no-git-'))).pagesLog(), '');
+    assert.equal(await new SimpleGitWiki(tempDir('no-git-')).pagesLog(), '');
   });
 });
 

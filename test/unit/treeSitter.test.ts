@@ -5,7 +5,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { SourceParser } from '../../src/adapters/sourceParser';
@@ -17,6 +16,7 @@ import { DriftEngine } from '../../src/core/drift/driftEngine';
 import { CONTAINER_KINDS, containerShape } from '../../src/core/drift/symbols';
 import { parsePage } from '../../src/core/page';
 import { pageText } from './fakes';
+import { tempDir } from './tempDirs';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/languages');
 
@@ -37,7 +37,7 @@ interface RealSource {
 }
 
 const fromTar = (tarball: string, member: string) => () => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-src-'));
+  const out = tempDir('repo-wiki-src-');
   execFileSync('tar', ['-xzf', tarball, '-C', out, member]);
   return path.join(out, member);
 };
@@ -134,7 +134,7 @@ describe('drift in the languages tree-sitter parses, on real code', function () 
       const containerOf = (symbol: string) => real.cite.filter((other) => symbol.startsWith(`${other}.`) && !symbol.slice(other.length + 1).includes('.'));
 
       before(async () => {
-        root = fs.mkdtempSync(path.join(os.tmpdir(), `repo-wiki-${real.language.replace(/\W/g, '')}-`));
+        root = tempDir(`repo-wiki-${real.language.replace(/\W/g, '')}-`);
         original = fs.readFileSync(real.source(), 'utf8');
         fs.mkdirSync(path.dirname(path.join(root, real.file)), { recursive: true });
         write(original);
@@ -430,7 +430,7 @@ describe('a full scan parses on worker threads', function () {
   });
 
   it('a batch of files checked on threads gets the verdicts of one thread: none when clean, a rename when renamed', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-batch-'));
+    const root = tempDir('repo-wiki-batch-');
     try {
       const copies = SOURCES.flatMap((real) => Array.from({ length: 5 }, (_, i) => ({ real, file: `copy${i}/${real.file}` })));
       for (const { real, file } of copies) {
@@ -461,7 +461,7 @@ describe('a full scan parses on worker threads', function () {
 describe('the parse threads when something goes wrong', function () {
   this.timeout(20000);
   const script = (body: string) => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-pool-')), 'parseWorker.js');
+    const file = path.join(tempDir('repo-wiki-pool-'), 'parseWorker.js');
     fs.writeFileSync(file, `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (message) => { ${body} });\n`);
     return file;
   };

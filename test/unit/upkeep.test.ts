@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { catalog } from '../../src/core/chat/prompt';
 import { WikiRetriever } from '../../src/core/chat/retrieval';
@@ -14,6 +13,7 @@ import { planUpkeep, staleReason } from '../../src/core/upkeep/upkeep';
 import { buildIndex, renderIndexJson, renderIndexMarkdown } from '../../src/core/wikiIndex';
 import { CLI } from './cliProcess';
 import { pageText } from './fakes';
+import { tempDir } from './tempDirs';
 
 const page = (slug: string, body = '', fields: Record<string, string> = {}) =>
   parsePage(`.wiki/pages/${slug}.md`, slug, new TextEncoder().encode(pageText(slug, body, fields)));
@@ -111,7 +111,7 @@ describe('repo-wiki upkeep (a real git repository)', function () {
   const logLines = (ws: string) => fs.readFileSync(path.join(ws, '.wiki/log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
 
   function workspace(): string {
-    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-upkeep-'));
+    const ws = tempDir('repo-wiki-upkeep-');
     fs.mkdirSync(path.join(ws, 'src'));
     fs.writeFileSync(path.join(ws, 'src/a.ts'), 'export function foo() {\n  return 1;\n}\nexport function bar() {\n  return 2;\n}\n');
     git(ws, ['init', '-q']);
