@@ -119,11 +119,9 @@ const declared = (node: Node): { node: Node; names: string[]; isFunction: boolea
   if (lastDeclared?.node === node) return lastDeclared;
   const names: string[] = [];
   let isFunction = false;
-  let first = true;
-  for (const start of node.childrenForFieldName('declarator')) {
-    // A function is found along `declarator` fields (and through `&name()`); a name, through any declarator.
-    let onFunctionPath = first;
-    first = false;
+  node.childrenForFieldName('declarator').forEach((start, index) => {
+    // A function is found along the first declarator's `declarator` fields (and through `&name()`); a name, through any declarator.
+    let onFunctionPath = index === 0;
     let declarator = start;
     for (let depth = 0; declarator && depth < 8; depth++) {
       const type = declarator.type;
@@ -141,7 +139,7 @@ const declared = (node: Node): { node: Node; names: string[]; isFunction: boolea
       if (!inner && type !== 'reference_declarator') onFunctionPath = false;
       declarator = inner ?? declarator.namedChildren.find((child) => child !== null && child.type.endsWith('declarator')) ?? null;
     }
-  }
+  });
   return (lastDeclared = { node, names, isFunction });
 };
 const declaratorName = (node: Node): string[] => declared(node).names;

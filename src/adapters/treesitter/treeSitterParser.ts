@@ -240,9 +240,9 @@ function packOutline(declarations: Map<string, Entry>, comments: Int32Array): Ou
   return { numbers, names: [...declarations.keys()].join('\n'), comments };
 }
 
+/** A declaration's text: its signature is [sigStart, bodyStart), its body [bodyStart, bodyEnd). */
 interface Piece {
   sigStart: number;
-  sigEnd: number;
   bodyStart: number;
   bodyEnd: number;
   /** Where the declaration ends: its last line is counted from the text when it is read (asking the tree costs a call per declaration). */
@@ -345,14 +345,14 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
       if (!entry?.roots) return;
       const container = CONTAINER_KINDS.has(entry.kind);
       entry.pieces.forEach((p, i) => {
-        tokens.cover(p.sigStart, p.sigEnd, entry.roots![i].sig);
+        tokens.cover(p.sigStart, p.bodyStart, entry.roots![i].sig);
         if (!container) tokens.cover(p.bodyStart, p.bodyEnd, entry.roots![i].body ?? entry.roots![i].sig);
       });
       if (!container) return;
       const prefix = `${name}.`;
       for (const [member, memberEntry] of pieces) {
         if (!member.startsWith(prefix) || member.includes('.', prefix.length) || !memberEntry.roots) continue;
-        memberEntry.pieces.forEach((p, i) => tokens.cover(p.sigStart, p.sigEnd, memberEntry.roots![i].sig));
+        memberEntry.pieces.forEach((p, i) => tokens.cover(p.sigStart, p.bodyStart, memberEntry.roots![i].sig));
       }
     },
   };
@@ -502,7 +502,6 @@ function piece(node: Node, type: string, end: number, body: Node | undefined, bo
   return {
     piece: {
       sigStart: first.startIndex,
-      sigEnd: bodyStart,
       bodyStart,
       bodyEnd: body ? (bodyToEnd ? end : body.endIndex) : end,
       end,
@@ -522,7 +521,7 @@ function hasEarlier(type: string, { siblings, index }: Place): boolean {
 function piecesAt(numbers: Int32Array, offset: number): Piece[] {
   const pieces: Piece[] = [];
   for (let count = numbers[offset + 1], at = offset + 2; count > 0; count--, at += PIECE_SIZE) {
-    pieces.push({ sigStart: numbers[at], sigEnd: numbers[at + 1], bodyStart: numbers[at + 1], bodyEnd: numbers[at + 2], end: numbers[at + 3], startLine: numbers[at + 4] });
+    pieces.push({ sigStart: numbers[at], bodyStart: numbers[at + 1], bodyEnd: numbers[at + 2], end: numbers[at + 3], startLine: numbers[at + 4] });
   }
   return pieces;
 }
@@ -558,7 +557,7 @@ class LazySymbol implements SourceSymbol {
   private sigOf(): number {
     if (this.sigHash === undefined) {
       // A container's citation reads only signatures: its body was never looked into for comments.
-      const sigs = this.pieces.map((p) => this.tokens.hash(p.sigStart, p.sigEnd).hash);
+      const sigs = this.pieces.map((p) => this.tokens.hash(p.sigStart, p.bodyStart).hash);
       this.sigHash = sigs.length === 1 ? sigs[0] : combined(sigs.sort((a, b) => a - b));
     }
     return this.sigHash;
@@ -590,7 +589,7 @@ class LazySymbol implements SourceSymbol {
   private hashedPieces(): Array<{ sig: number; body?: number; chars: number }> {
     return this.pieces.map((p) => {
       const body = p.bodyStart < p.bodyEnd ? this.tokens.hash(p.bodyStart, p.bodyEnd) : undefined;
-      return { sig: this.tokens.hash(p.sigStart, p.sigEnd).hash, body: body?.hash, chars: body?.chars ?? 0 };
+      return { sig: this.tokens.hash(p.sigStart, p.bodyStart).hash, body: body?.hash, chars: body?.chars ?? 0 };
     }).sort((a, b) => a.sig - b.sig || (a.body ?? -1) - (b.body ?? -1));
   }
 

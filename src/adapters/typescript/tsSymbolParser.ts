@@ -45,7 +45,6 @@ function scriptKind(fileName: string): ts.ScriptKind {
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-
 const K = ts.SyntaxKind;
 
 /** Punctuation after which `|` or `&` cannot be binary, so it leads a multi-line union (a formatter's choice). */

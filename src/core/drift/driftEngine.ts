@@ -4,7 +4,7 @@ import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { CONTAINER_KINDS, containerShape, fileAnchor, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols, hex8 } from './symbols';
+import { CONTAINER_KINDS, containerShape, fileAnchor, hex8, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
