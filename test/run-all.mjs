@@ -72,6 +72,9 @@ const LANGUAGE_SOURCES = ['golang-github-google-uuid-dev', 'librust-either-dev',
 /** More real Go, Rust and PHP (pure source packages), so bench/drift/languages.mjs has about 1,000 citations in each. */
 const LANGUAGE_CORPUS = ['golang-github-spf13-pflag-dev', 'golang-gopkg-yaml.v3-dev', 'golang-github-gorilla-mux-dev', 'librust-syn-dev', 'librust-serde-dev', 'php-phpseclib3', 'php-symfony-process', 'php-composer-semver', 'php-nikic-fast-route'];
 
+/** Source packages for a language no binary package ships the code of: C# (unpacked, see ensureDebianSources). */
+const DEBIAN_SOURCES = ['newtonsoft-json'];
+
 /** Integration suites: each runs test/integration/<name>/ in its own window. */
 function integrationSuites(prepareWorkspace) {
   const fixture = path.join(ROOT, 'test', 'fixtures', 'workspace');
@@ -132,8 +135,11 @@ function integrationSuites(prepareWorkspace) {
 await step('deps', () => {
   harness('runtime.cjs').ensureNodeModules();
   // The tools' grep_code and find_symbol tests spawn ripgrep; the drift tests of other languages
-  // read real code from Debian's packages (Go, Rust, Java, Ruby, PHP, C, C++; Python's is there).
-  if (want('unit')) harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES, ...LANGUAGE_CORPUS]);
+  // read real code from Debian's packages (Go, Rust, Java, C#, Ruby, PHP, C, C++; Python's is there).
+  if (want('unit')) {
+    harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES, ...LANGUAGE_CORPUS]);
+    harness('runtime.cjs').ensureDebianSources(console.log, DEBIAN_SOURCES);
+  }
 });
 
 const built = await step('build', () => {

@@ -48,6 +48,53 @@ function ensureAptPackages(log = console.log, packages = APT_PACKAGES) {
   }
 }
 
+/** Where a Debian source package's upstream code is unpacked (see ensureDebianSources). */
+const debianSourceDir = (name) => path.join(CACHE, 'debian-src', name);
+
+/**
+ * Unpacks the upstream code of Debian source packages into debianSourceDir(name), once: real code
+ * in a language whose sources no binary package ships (C#). apt reads the machine's own package
+ * sources as deb-src, with its lists in a folder of its own, so the system's lists are untouched;
+ * the tarball is checked against the hash apt lists for it.
+ */
+function ensureDebianSources(log, packages) {
+  const missing = packages.filter((name) => !fs.existsSync(path.join(debianSourceDir(name), '.unpacked')));
+  if (!missing.length) return;
+  const apt = path.join(CACHE, 'apt-src');
+  const parts = path.join(apt, 'sources');
+  fs.rmSync(apt, { recursive: true, force: true });
+  for (const dir of [parts, path.join(apt, 'lists', 'partial'), path.join(apt, 'cache', 'archives', 'partial')]) fs.mkdirSync(dir, { recursive: true });
+  const etc = '/etc/apt/sources.list.d';
+  for (const file of fs.existsSync(etc) ? fs.readdirSync(etc).filter((f) => f.endsWith('.sources')) : []) {
+    fs.writeFileSync(path.join(parts, file), fs.readFileSync(path.join(etc, file), 'utf8').replace(/^Types:.*$/gm, 'Types: deb-src'));
+  }
+  const list = fs.existsSync('/etc/apt/sources.list') ? fs.readFileSync('/etc/apt/sources.list', 'utf8').replace(/^deb\s/gm, 'deb-src ') : '';
+  fs.writeFileSync(path.join(apt, 'sources.list'), list);
+  const options = ['-o', `Dir::Etc::SourceList=${path.join(apt, 'sources.list')}`, '-o', `Dir::Etc::SourceParts=${parts}`, '-o', `Dir::State::Lists=${path.join(apt, 'lists')}`, '-o', `Dir::Cache=${path.join(apt, 'cache')}`];
+  const aptGet = (...args) => {
+    const r = spawnSync('apt-get', [...options, ...args], { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
+    return r.stdout;
+  };
+  log(`[runtime] apt: fetching the source of ${missing.join(' ')}`);
+  aptGet('update', '-q');
+  for (const name of missing) {
+    // `'URI' file size SHA256:hash`, one line per file of the source package; the upstream tarball is the code.
+    const line = aptGet('source', '--print-uris', name).split('\n').find((l) => /\.orig\.tar\.(gz|xz|bz2)' /.test(l));
+    if (!line) throw new Error(`apt lists no upstream tarball for the source package ${name}`);
+    const [, uri, file, hash] = /^'([^']+)' (\S+) \d+ (\S+)/.exec(line);
+    const tarball = path.join(apt, file);
+    const r = spawnSync('/usr/lib/apt/apt-helper', ['download-file', uri, tarball, hash], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`downloading ${file} failed (exit ${r.status}): ${r.stderr.trim()}`);
+    const dir = debianSourceDir(name);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    execFileSync('tar', ['-xf', tarball, '-C', dir, '--strip-components=1']);
+    fs.writeFileSync(path.join(dir, '.unpacked'), `${file}\n`);
+  }
+  fs.rmSync(apt, { recursive: true, force: true });
+}
+
 function installCodeServer(log) {
   fs.rmSync(CS_DIR, { recursive: true, force: true }); // a half-finished install is not worth repairing
   const tmp = path.join(CACHE, 'tmp-install');
@@ -181,4 +228,4 @@ function ensureRuntime({ log = console.log } = {}) {
   return pending;
 }
 
-module.exports = { ensureRuntime, ensureNodeModules, ensureAptPackages, serverMain, chromiumPath, ROOT, CACHE, VSCODE_DIR, CS_VERSION };
+module.exports = { ensureRuntime, ensureNodeModules, ensureAptPackages, ensureDebianSources, debianSourceDir, serverMain, chromiumPath, ROOT, CACHE, VSCODE_DIR, CS_VERSION };

@@ -1,6 +1,6 @@
 // Drift in the languages tree-sitter parses, on real code: each language's file comes from a
-// Debian package the test stage installs (test/run-all.mjs), or from an npm package vendored with
-// its licence (C#). Every edit asserts the COMPLETE list of issues, so a false positive on any
+// Debian package the test stage installs (test/run-all.mjs); C#'s from a Debian source package it
+// unpacks (newtonsoft-json). Every edit asserts the COMPLETE list of issues, so a false positive on any
 // other citation fails as surely as a missed change.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import { parsePage } from '../../src/core/page';
 import { pageText } from './fakes';
 import { tempDir } from './tempDirs';
 
-const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/languages');
+const { debianSourceDir } = require(path.resolve(__dirname, '../../../test/harness/runtime.cjs')) as { debianSourceDir(name: string): string };
 
 interface RealSource {
   language: string;
@@ -72,11 +72,11 @@ const SOURCES: RealSource[] = [
     remove: 'NameSpace.toString', rename: 'NameSpace.getName',
   },
   {
-    language: 'C#', source: () => path.join(FIXTURES, 'csharp/EdgeJs.cs'), file: 'src/EdgeJs.cs', comment: '//',
-    cite: ['Edge', 'Edge.DebugMessage', 'Edge.SetAssemblyDirectory', 'Edge.Uninitialize', 'Edge.Close'],
-    statement: 'touched();', body: 'Edge.Close',
-    signature: { symbol: 'Edge.SetAssemblyDirectory', from: 'public static void SetAssemblyDirectory(string folder)', to: '[Obsolete] public static void SetAssemblyDirectory(string folder)' },
-    remove: 'Edge.Uninitialize', rename: 'Edge.DebugMessage',
+    language: 'C#', source: () => path.join(debianSourceDir('newtonsoft-json'), 'Src/Newtonsoft.Json/Linq/JTokenWriter.cs'), file: 'src/Linq/JTokenWriter.cs', comment: '//',
+    cite: ['JTokenWriter', 'JTokenWriter.WriteStartObject', 'JTokenWriter.AddParent', 'JTokenWriter.RemoveParent', 'JTokenWriter.WriteNull'],
+    statement: 'touched();', body: 'JTokenWriter.AddParent',
+    signature: { symbol: 'JTokenWriter.AddParent', from: 'private void AddParent(JContainer container)', to: '[Obsolete] private void AddParent(JContainer container)' },
+    remove: 'JTokenWriter.RemoveParent', rename: 'JTokenWriter.WriteNull',
   },
   {
     language: 'Ruby', source: () => '/usr/lib/ruby/3.1.0/benchmark.rb', file: 'lib/benchmark.rb', comment: '#',
