@@ -337,6 +337,8 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     visitChildren(node, added === 'nameless' ? undefined : added.body);
   };
   visitChildren(root);
+  // Each container's direct members, grouped in one pass when a container is first wanted: a header can have hundreds of each.
+  let members: Map<string, Entry[]> | undefined;
   return {
     pieces,
     /** Finds the comments a wanted symbol's fingerprint needs (a container's: its members' signatures). */
@@ -349,13 +351,26 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
         if (!container) tokens.cover(p.bodyStart, p.bodyEnd, entry.roots![i].body ?? entry.roots![i].sig);
       });
       if (!container) return;
-      const prefix = `${name}.`;
-      for (const [member, memberEntry] of pieces) {
-        if (!member.startsWith(prefix) || member.includes('.', prefix.length) || !memberEntry.roots) continue;
-        memberEntry.pieces.forEach((p, i) => tokens.cover(p.sigStart, p.bodyStart, memberEntry.roots![i].sig));
+      members ??= groupByParent(pieces);
+      for (const { pieces: memberPieces, roots } of members.get(name) ?? []) {
+        if (roots) memberPieces.forEach((p, i) => tokens.cover(p.sigStart, p.bodyStart, roots[i].sig));
       }
     },
   };
+}
+
+/** `Outer.Inner.fn` is a direct member of `Outer.Inner`: the values of each name, by the name before its last dot. */
+function groupByParent<T>(named: Iterable<[string, T]>): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const [name, item] of named) {
+    const dot = name.lastIndexOf('.');
+    if (dot < 0) continue;
+    const parent = name.slice(0, dot);
+    const group = groups.get(parent);
+    if (group) group.push(item);
+    else groups.set(parent, [item]);
+  }
+  return groups;
 }
 
 /**
@@ -378,26 +393,28 @@ function symbolsOf(outline: Outline, tokens: TokenText): FileSymbols {
     const offset = offsetOf((index ??= indexNames(outline)), names, name);
     return offset === undefined ? undefined : make(name, offset);
   };
-  /** Every declaration whose name passes `wanted`, in document order. */
-  const each = (wanted: (start: number, end: number) => boolean): SourceSymbol[] => {
-    const { starts, offsets } = (index ??= indexNames(outline));
-    const found: SourceSymbol[] = [];
-    for (let i = 0; i < starts.length; i++) {
-      const end = i + 1 < starts.length ? starts[i + 1] - 1 : names.length;
-      if (wanted(starts[i], end)) found.push(make(names.slice(starts[i], end), offsets[i]));
-    }
-    return found;
-  };
+  const nameAt = ({ starts }: NameIndex, i: number) => names.slice(starts[i], i + 1 < starts.length ? starts[i + 1] - 1 : names.length);
   let all: Map<string, SourceSymbol> | undefined;
+  /** Declarations by container, as indexes into the name index, in document order. */
+  let byParent: Map<string, number[]> | undefined;
   let fingerprint: string | undefined;
   return {
     get symbols() {
-      return (all ??= new Map(each(() => true).map((symbol) => [symbol.name, symbol])));
+      if (!all) {
+        const at = (index ??= indexNames(outline));
+        all = new Map();
+        for (let i = 0; i < at.starts.length; i++) {
+          const symbol = make(nameAt(at, i), at.offsets[i]);
+          all.set(symbol.name, symbol);
+        }
+      }
+      return all;
     },
     get,
     members(name: string) {
-      const prefix = `${name}.`;
-      return each((start, end) => names.startsWith(prefix, start) && names.lastIndexOf('.', end - 1) < start + prefix.length);
+      const at = (index ??= indexNames(outline));
+      byParent ??= groupByParent(Array.from(at.starts, (_, i): [string, number] => [nameAt(at, i), i]));
+      return (byParent.get(name) ?? []).map((i) => make(nameAt(at, i), at.offsets[i]));
     },
     get fingerprint() {
       return (fingerprint ??= hex8(tokens.hash(0, Number.MAX_SAFE_INTEGER).hash));
