@@ -72,7 +72,8 @@ export function validateFrontmatter(data: Record<string, unknown>): {
 
   if (!has('anchors')) fm.anchors = {};
   else if (!isStringMap(data.anchors)) invalid('anchors', 'a map from citation to fingerprint string');
-  else fm.anchors = { ...(data.anchors as Record<string, string>) };
+  // No prototype: a table, not a shape (a hidden class per page, each keyed by its own citations, costs more than the table).
+  else fm.anchors = Object.assign(Object.create(null) as Record<string, string>, data.anchors);
 
   if (has('superseded_by')) {
     if (typeof data.superseded_by !== 'string' || !isValidSlug(data.superseded_by)) invalid('superseded_by', 'a page slug');
