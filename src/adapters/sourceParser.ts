@@ -48,10 +48,8 @@ export class SourceParser implements SymbolParser {
     const others = this.useThreads ? this.treeSitter.threads(fileNames) : undefined;
     if (!others) return undefined;
     return {
-      parse: async (fileName, text, wanted) => {
-        if (!isTreeSitterFile(fileName)) return this.parse(fileName, text, wanted);
-        return this.remember(fileName, text, this.cached(fileName, text) ?? (await others.parse(fileName, text, wanted)));
-      },
+      // What a thread parses is not cached here: only its answers come back, no text to key them by.
+      parse: async (fileName, bytes, wanted) => (isTreeSitterFile(fileName) ? others.parse(fileName, bytes, wanted) : this.parse(fileName, new TextDecoder().decode(bytes), wanted)),
       release: () => others.release(),
     };
   }

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { SourceParser } from '../../src/adapters/sourceParser';
 import { ParsePool } from '../../src/adapters/treesitter/parsePool';
+import { unpackAnswers } from '../../src/adapters/treesitter/threadAnswers';
 import { TreeSitterParser } from '../../src/adapters/treesitter/treeSitterParser';
 import { WorkspaceSearch } from '../../src/adapters/workspaceSearch';
 import { parseCitationText } from '../../src/core/drift/citations';
@@ -399,31 +400,47 @@ describe('what a change means in each language', () => {
 describe('a full scan parses on worker threads', function () {
   this.timeout(60000);
 
-  it('a parse thread outlines every language as this thread does', async () => {
+  it('a parse thread answers what is wanted of a file in every language as a whole parse here does', async () => {
     const here = new TreeSitterParser();
     const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file))!;
     assert.ok(pool, 'the worker script is built beside the parser');
     try {
       for (const real of SOURCES) {
-        const text = fs.readFileSync(real.source(), 'utf8');
+        const bytes = fs.readFileSync(real.source());
+        const text = new TextDecoder().decode(bytes); // as the drift engine reads a file (a byte order mark dropped)
         await here.prepare(real.file);
-        const wanted = { names: real.cite };
-        assert.deepEqual(await pool.outline(real.file, text, wanted), here.outlineOf(real.file, text, wanted), real.language);
+        const wanted = { names: [...real.cite, 'NotDeclaredHere'], wholeFile: true };
+        const answers = await pool.answers(real.file, bytes, wanted);
+        assert.equal(answers, here.answersOf(real.file, text, wanted), real.language);
+        const partial = unpackAnswers(real.file, answers, wanted);
+        const whole = here.parse(real.file, text);
+        for (const name of real.cite) {
+          const [answered, parsed] = [partial.get(name)!, whole.get(name)!];
+          assert.deepEqual([answered.kind, answered.startLine, answered.endLine, answered.sig], [parsed.kind, parsed.startLine, parsed.endLine, parsed.sig], `${real.language} ${name}`);
+          if (CONTAINER_KINDS.has(parsed.kind)) assert.equal(partial.shapeOf!(name), containerShape(whole, parsed), `${real.language} ${name}: shape`);
+          else assert.deepEqual([answered.body, answered.emptyBody === true], [parsed.body, parsed.emptyBody === true], `${real.language} ${name}: body`);
+        }
+        assert.equal(partial.get('NotDeclaredHere'), undefined);
+        assert.equal(partial.fingerprint, whole.fingerprint, `${real.language}: whole-file fingerprint`);
       }
     } finally {
       await pool.close();
     }
   });
 
-  it('a class declared twice (if/else) and parsed on a thread is read here without its grammar: a container\'s signature needs no body', async () => {
+  it('a class declared twice (if/else) and parsed on a thread is read here without its grammar or text: its signature and shape', async () => {
     const parser = new TreeSitterParser(); // never prepared on this thread
     const threads = parser.threads(['m.py'])!;
     try {
       const text = 'import sys\nif sys.version_info >= (3,):\n    class Box:\n        def get(self):\n            # newer\n            return 1\nelse:\n    class Box:\n        def get(self):\n            return 0\n';
-      const parsed = await threads.parse('m.py', text, { names: ['Box'] });
+      const parsed = await threads.parse('m.py', new TextEncoder().encode(text), { names: ['Box'] });
       const box = parsed.get('Box')!;
       assert.match(box.sig, /^[0-9a-f]{8}$/);
-      assert.match(containerShape(parsed, box), /^[0-9a-f]{8}$/);
+      assert.match(parsed.shapeOf!('Box')!, /^[0-9a-f]{8}$/);
+      // Nothing else of the file is here: reading it is an error the engine never makes (it parses the file again first).
+      assert.deepEqual(parsed.partial, { names: new Set(['Box']), wholeFile: false });
+      assert.throws(() => parsed.symbols, /Only the wanted symbols of m\.py were parsed/);
+      assert.throws(() => box.body, /The body of Box in m\.py was not hashed on the parse thread/);
     } finally {
       await threads.release();
     }
@@ -458,8 +475,56 @@ describe('a full scan parses on worker threads', function () {
   });
 });
 
+describe('what the parse threads did not answer', function () {
+  this.timeout(60000);
+
+  it('is parsed again here: a symbol no page cited, a whole file, a container stamped by its body before shapes', async () => {
+    const java = SOURCES.find((real) => real.language === 'Java')!;
+    const root = tempDir('repo-wiki-partial-');
+    const text = fs.readFileSync(java.source(), 'utf8');
+    // Enough files for the check to parse them on threads.
+    const files = Array.from({ length: 40 }, (_, i) => `copy${i}/${java.file}`);
+    for (const file of files) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    }
+    const workspace = new WorkspaceFiles(root, { syncReads: true });
+    const engine = (parser: SourceParser) => new DriftEngine(root, workspace, parser, new WorkspaceSearch(root, workspace));
+    const here = new SourceParser(false);
+    await here.prepare(java.file);
+    const container = here.parse(java.file, text).get('NameSpace')!;
+    const oneThread = engine(here);
+    const anchors: Record<string, string> = {};
+    for (const file of files) {
+      anchors[`${file}:NameSpace.setName`] = (await oneThread.currentAnchor({ path: file, symbol: 'NameSpace.setName', outside: false }))!;
+      anchors[`${file}:NameSpace`] = `sig:${container.sig} body:${container.body}`; // as stamped before containers had shapes
+    }
+    const page = () => parsePage('.wiki/pages/all.md', 'all', new TextEncoder().encode(pageText('All', Object.keys(anchors).map((citation) => `- \`${citation}\``).join('\n'), { anchors: JSON.stringify(anchors) })));
+
+    const threaded = engine(new SourceParser());
+    assert.deepEqual((await threaded.check([page()])).issues, [], 'the container stamped by its body matches once its file is parsed again here');
+    // The same engine, whose files were parsed on threads for those two symbols only, is asked for more.
+    const other = { path: files[0], symbol: 'NameSpace.getParent', outside: false };
+    assert.equal(await threaded.currentAnchor(other), await oneThread.currentAnchor(other));
+    assert.equal(await threaded.currentAnchor({ path: files[1], outside: false }), await oneThread.currentAnchor({ path: files[1], outside: false }));
+    assert.deepEqual(await threaded.locate(other), await oneThread.locate(other));
+
+    // A member's body edited: the container stamped by its body now differs, on threads as on one thread.
+    const edited = files[2];
+    const lines = text.split('\n');
+    const member = here.parse(java.file, text).get(java.body)!;
+    lines.splice(member.endLine, 0, `        ${java.statement}`);
+    fs.writeFileSync(path.join(root, edited), lines.join('\n'));
+    const verdicts = async (parser: SourceParser) => (await engine(parser).check([page()])).issues.map((issue) => `${issue.code} ${issue.data.citation}`).sort();
+    const expected = [`body-changed ${edited}:NameSpace`, `body-changed ${edited}:${java.body}`];
+    assert.deepEqual(await verdicts(new SourceParser()), expected);
+    assert.deepEqual(await verdicts(new SourceParser(false)), expected);
+  });
+});
+
 describe('the parse threads when something goes wrong', function () {
   this.timeout(20000);
+  const bytesOf = (text: string) => new TextEncoder().encode(text);
   const script = (body: string) => {
     const file = path.join(tempDir('repo-wiki-pool-'), 'parseWorker.js');
     fs.writeFileSync(file, `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (message) => { ${body} });\n`);
@@ -467,10 +532,10 @@ describe('the parse threads when something goes wrong', function () {
   };
 
   it('a thread that dies fails its parses with why, and the next parse gets a new thread', async () => {
-    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ id: message.id, outline: { numbers: new Int32Array(0), names: '', comments: { comments: [], covered: [], all: true } } });`), () => 'python', 1);
+    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: '' });`), () => 'python', 1);
     try {
-      await assert.rejects(pool.outline('die.py', 'x = 1'), /A parse thread stopped \(exit code 3\)/);
-      assert.deepEqual((await pool.outline('ok.py', 'x = 1')).names, '', 'a new thread parses');
+      await assert.rejects(pool.answers('die.py', bytesOf('x = 1')), /A parse thread stopped \(exit code 3\)/);
+      assert.equal(await pool.answers('ok.py', bytesOf('x = 1')), '', 'a new thread parses');
     } finally {
       await pool.close();
     }
@@ -478,7 +543,7 @@ describe('the parse threads when something goes wrong', function () {
 
   it('closing the pool fails the parses still waiting, rather than leaving them hanging', async () => {
     const pool = new ParsePool(script('/* never answers */'), () => 'python', 1);
-    const waiting = ['a.py', 'b.py', 'c.py'].map((file) => assert.rejects(pool.outline(file, 'x = 1'), new RegExp(`The parse threads were closed before ${file.replace('.', '\\.')} was parsed`)));
+    const waiting = ['a.py', 'b.py', 'c.py'].map((file) => assert.rejects(pool.answers(file, bytesOf('x = 1')), new RegExp(`The parse threads were closed before ${file.replace('.', '\\.')} was parsed`)));
     await pool.close();
     await Promise.all(waiting);
   });
@@ -486,7 +551,7 @@ describe('the parse threads when something goes wrong', function () {
   it('a file no grammar reads fails its parse with the parser\'s message', async () => {
     const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file))!;
     try {
-      await assert.rejects(pool.outline('notes.txt', 'plain text'), /Parsing notes\.txt failed on a worker thread: No grammar is loaded for notes\.txt/);
+      await assert.rejects(pool.answers('notes.txt', bytesOf('plain text')), /Parsing notes\.txt failed on a worker thread: No grammar is loaded for notes\.txt/);
     } finally {
       await pool.close();
     }

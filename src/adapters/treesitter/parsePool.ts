@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WantedSymbols } from '../../core/drift/symbols';
 import type { ParseJob, ToParseWorker } from './parseWorker';
-import type { Outline } from './treeSitterParser';
 
 /** Threads beyond this add memory (a grammar heap each) faster than they save time. */
 const MAX_THREADS = 4;
@@ -24,14 +23,14 @@ interface Thread {
 
 interface Job {
   message: ParseJob;
-  resolve: (outline: Outline) => void;
+  resolve: (answers: string) => void;
   reject: (error: Error) => void;
   thread?: Thread;
 }
 
 /**
  * Tree-sitter parses on worker threads, one per core: a full scan of a large repository parses
- * on every core while the caller reads files and compares fingerprints. Each grammar goes to one
+ * and hashes on every core while the caller reads files and compares fingerprints. Each grammar goes to one
  * thread, so a thread compiles only its share of them; a thread with nothing left of its own
  * takes over another grammar's waiting files. Threads end with close(), which a batch calls when
  * it is done, and never keep a process alive.
@@ -81,11 +80,12 @@ export class ParsePool {
     for (const [thread, prepare] of load) thread.worker.postMessage({ prepare } satisfies ToParseWorker);
   }
 
-  outline(file: string, text: string, wanted?: WantedSymbols): Promise<Outline> {
-    return new Promise<Outline>((resolve, reject) => {
+  /** What `wanted` reads of a file, hashed on a thread (see threadAnswers.ts); the bytes go to that thread. */
+  answers(file: string, bytes: Uint8Array, wanted?: WantedSymbols): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
       const grammar = this.grammarOf(file);
       const queue = this.queues.get(grammar) ?? [];
-      queue.push({ message: { id: this.nextId++, file, text, wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } }, resolve, reject });
+      queue.push({ message: { id: this.nextId++, file, bytes: movable(bytes), wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } }, resolve, reject });
       this.queues.set(grammar, queue);
       this.pump();
     });
@@ -140,18 +140,18 @@ export class ParsePool {
     job.thread = thread;
     this.sent.set(job.message.id, job);
     if (thread.busy++ === 0) thread.worker.ref();
-    thread.worker.postMessage(job.message);
+    thread.worker.postMessage(job.message, [job.message.bytes.buffer as ArrayBuffer]);
   }
 
   private launch(): Thread {
     const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const thread: Thread = { worker, busy: 0, grammars: new Set(), share: 0 };
-    worker.on('message', (message: { id: number; outline?: Outline; error?: string }) => {
+    worker.on('message', (message: { id: number; answers?: string; error?: string }) => {
       const job = this.sent.get(message.id);
       if (!job) return;
       this.sent.delete(message.id);
       this.finished(thread);
-      if (message.outline) job.resolve(message.outline);
+      if (message.answers !== undefined) job.resolve(message.answers);
       else job.reject(new Error(`Parsing ${job.message.file} failed on a worker thread: ${message.error}`));
     });
     // A thread that dies takes its jobs with it: they fail with its error, and waiting jobs go to another thread.
@@ -178,4 +178,9 @@ export class ParsePool {
     }
     this.pump();
   }
+}
+
+/** Bytes that own their whole buffer, to move to a thread without a copy; a view into a shared one (a small file's, from Node's pool) is copied. */
+function movable(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
 }

@@ -1,11 +1,12 @@
-// Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan), one file per message.
+// Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan), one file per
+// message: the file's bytes in, what was wanted of it out, hashed here (see threadAnswers.ts).
 import { parentPort } from 'node:worker_threads';
 import { TreeSitterParser } from './treeSitterParser';
 
 export interface ParseJob {
   id: number;
   file: string;
-  text: string;
+  bytes: Uint8Array;
   wanted?: { names: string[]; wholeFile?: boolean };
 }
 
@@ -13,6 +14,7 @@ export interface ParseJob {
 export type ToParseWorker = ParseJob | { prepare: readonly string[] };
 
 const parser = new TreeSitterParser();
+const decoder = new TextDecoder();
 
 parentPort?.on('message', async (message: ToParseWorker) => {
   if ('prepare' in message) {
@@ -20,11 +22,10 @@ parentPort?.on('message', async (message: ToParseWorker) => {
     for (const file of message.prepare) await parser.prepare(file);
     return;
   }
-  const { id, file, text, wanted } = message;
+  const { id, file, bytes, wanted } = message;
   try {
     await parser.prepare(file);
-    const outline = parser.outlineOf(file, text, wanted);
-    parentPort!.postMessage({ id, outline }, [outline.numbers.buffer as ArrayBuffer, outline.comments.buffer as ArrayBuffer]);
+    parentPort!.postMessage({ id, answers: parser.answersOf(file, decoder.decode(bytes), wanted) });
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -7,13 +7,14 @@
 // decorators and attributes are part of the signature; a docstring is part of the body. Overloads
 // hash as a set: reordering them is no change. The declarations are walked from the root, function bodies never entered; comments are
 // found only where a cited symbol is hashed; hashes are taken per symbol on first read. A batch of
-// files can parse on other threads, which send back a packed outline (see Outline).
+// files can parse on other threads, which send back only what was wanted (see threadAnswers.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
 import { CONTAINER_KINDS, hex8, type FileSymbols, type ParseThreads, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
 import { ParsePool } from './parsePool';
+import { packAnswers, unpackAnswers } from './threadAnswers';
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -80,14 +81,28 @@ export class TreeSitterParser implements SymbolParser {
     return rules && this.loaded.get(rules.grammar)?.language;
   }
 
+  /**
+   * The symbols of a file. Comments are looked for only where the wanted symbols will be hashed,
+   * while the tree is here; a hash anywhere else that may hold one parses the text again.
+   */
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
-    return this.symbolsFrom(fileName, text, this.outlineOf(fileName, text, wanted));
+    const { rules, grammar } = this.grammarOf(fileName);
+    const tree = this.parseTree(fileName, text, grammar);
+    try {
+      const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
+      const index = outline(tree.rootNode, grammar, rules);
+      if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
+      for (const name of wanted?.names ?? []) index.prepare(name, tokens);
+      return symbolsOf(packOutline(index.pieces), tokens);
+    } finally {
+      tree.delete(); // WebAssembly memory is not garbage-collected
+    }
   }
 
   /**
    * Threads for a batch of files, with the grammars those files need loading at once; undefined
-   * when none of the files is parsed here, or the pool was not built. This thread then needs a grammar only to hash code the wanted
-   * symbols did not cover (prepare() first).
+   * when none of the files is parsed here, or the pool was not built. The threads send back only
+   * what was wanted of each file (partial symbols), so this thread keeps neither text nor grammar.
    */
   threads(fileNames: readonly string[]): ParseThreads | undefined {
     const files = fileNames.filter((file) => rulesOf(file));
@@ -97,35 +112,14 @@ export class TreeSitterParser implements SymbolParser {
     const threads = pool;
     threads.start(files);
     return {
-      parse: async (fileName, text, wanted) => this.symbolsFrom(fileName, text, await threads.outline(fileName, text, wanted)),
+      parse: async (fileName, bytes, wanted) => unpackAnswers(fileName, await threads.answers(fileName, bytes, wanted), wanted),
       release: () => threads.close(),
     };
   }
 
-  /**
-   * The parse as plain data, for a parse on another thread: every declaration's pieces, and the
-   * comments found where the wanted symbols will be hashed.
-   */
-  outlineOf(fileName: string, text: string, wanted?: WantedSymbols): Outline {
-    const { rules, grammar } = this.grammarOf(fileName);
-    const tree = this.parseTree(fileName, text, grammar);
-    try {
-      const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
-      const index = outline(tree.rootNode, grammar, rules);
-      // Comments are found only where a wanted symbol is hashed, while the tree is still here.
-      if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
-      for (const name of wanted?.names ?? []) index.prepare(name, tokens);
-      return packOutline(index.pieces, tokens.packed());
-    } finally {
-      tree.delete(); // WebAssembly memory is not garbage-collected
-    }
-  }
-
-  /** The symbols of a file from its outline; a hash the wanted symbols did not cover parses the text again (its grammar loaded by then). */
-  private symbolsFrom(fileName: string, text: string, outline: Outline): FileSymbols {
-    const rules = rulesOf(fileName)!;
-    const allComments = () => this.allComments(fileName, text, this.grammarOf(fileName).grammar);
-    return symbolsOf(outline, new TokenText(text, tokenSyntax(rules), new Set(), allComments, outline.comments));
+  /** What `wanted` reads of a file, hashed here, for a parse thread to send back (see threadAnswers.ts). */
+  answersOf(fileName: string, text: string, wanted?: WantedSymbols): string {
+    return packAnswers(this.parse(fileName, text, wanted), wanted);
   }
 
   private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {
@@ -206,22 +200,20 @@ function defaultGrammarDir(): string {
 }
 
 /**
- * A parse as plain data, cheap to send between threads and to keep: every declaration's numbers
- * in one buffer (its kind's index in KINDS, its piece count, five numbers per piece), the names in
- * one string, and the comments known so far in another buffer (see TokenText.packed). Pieces
+ * A parse as plain data, cheap to keep: every declaration's numbers in one buffer (its kind's
+ * index in KINDS, its piece count, five numbers per piece), the names in one string. Pieces
  * become objects only for the symbols read.
  */
-export interface Outline {
+interface Outline {
   numbers: Int32Array;
   names: string;
-  comments: Int32Array;
 }
 
 const KINDS: readonly SymbolKind[] = ['function', 'class', 'method', 'property', 'accessor', 'constructor', 'interface', 'type', 'enum', 'enum-member', 'namespace', 'variable', 'default', 'struct', 'trait', 'module'];
 const PIECE_SIZE = 5;
 const NEWLINE = 10;
 
-function packOutline(declarations: Map<string, Entry>, comments: Int32Array): Outline {
+function packOutline(declarations: Map<string, Entry>): Outline {
   let size = 0;
   for (const entry of declarations.values()) size += 2 + entry.pieces.length * PIECE_SIZE;
   const numbers = new Int32Array(size);
@@ -237,7 +229,7 @@ function packOutline(declarations: Map<string, Entry>, comments: Int32Array): Ou
       numbers[at++] = p.startLine;
     }
   }
-  return { numbers, names: [...declarations.keys()].join('\n'), comments };
+  return { numbers, names: [...declarations.keys()].join('\n') };
 }
 
 /** A declaration's text: its signature is [sigStart, bodyStart), its body [bodyStart, bodyEnd). */
@@ -632,31 +624,24 @@ class LazySymbol implements SourceSymbol {
  */
 class TokenText {
   /** The comments known, as [start, end) pairs in one flat list; sorted when `sorted`. */
-  private comments: number[] | Int32Array;
-  private sorted: boolean;
+  private comments: number[] = [];
+  private sorted = true;
   /** Where comments were looked for, as [start, end) pairs. */
-  private covered: number[] | Int32Array;
-  private all: boolean;
+  private readonly covered: number[] = [];
+  private all = false;
   private readonly first: number;
   private readonly second: number;
   private readonly sameQuotes: boolean;
 
-  /** `known`: what packed() gave on the thread that parsed. */
   constructor(
     private readonly text: string,
     syntax: TokenSyntax,
     private readonly commentTypes: ReadonlySet<string>,
     private readonly loadAll: () => number[],
-    known?: Int32Array,
   ) {
     this.first = syntax.commentStarts[0];
     this.second = syntax.commentStarts[1] ?? syntax.commentStarts[0];
     this.sameQuotes = syntax.sameQuotes;
-    const count = known ? 2 * known[1] : 0;
-    this.all = known?.[0] === 1;
-    this.comments = known ? known.subarray(2, 2 + count) : [];
-    this.covered = known ? known.subarray(2 + count) : [];
-    this.sorted = known !== undefined;
   }
 
   /** How many lines end in [start, end). */
@@ -664,20 +649,6 @@ class TokenText {
     let count = 0;
     for (let at = this.text.indexOf('\n', start); at >= 0 && at < end; at = this.text.indexOf('\n', at + 1)) count++;
     return count;
-  }
-
-  /**
-   * The comments found so far and where they were looked for, in one buffer to send to another
-   * thread: whether the whole file was, the number of comments, the comments sorted, the ranges.
-   */
-  packed(): Int32Array {
-    this.sort();
-    const packed = new Int32Array(2 + this.comments.length + this.covered.length);
-    packed[0] = this.all ? 1 : 0;
-    packed[1] = this.comments.length / 2;
-    packed.set(this.comments, 2);
-    packed.set(this.covered, 2 + this.comments.length);
-    return packed;
   }
 
   /** Whether a comment may start at `i`: a character comments start with (Ruby's `=begin` only at the start of a line). */
@@ -700,7 +671,7 @@ class TokenText {
    */
   cover(start: number, end: number, root: Node): void {
     if (start >= end || this.all || this.isCovered(start, end)) return;
-    const comments = this.growable('comments');
+    const comments = this.comments;
     const stop = Math.min(end, this.text.length);
     for (let i = start; i < stop; i++) {
       if (!this.mayStartComment(i)) continue;
@@ -715,21 +686,15 @@ class TokenText {
         if (node.id === root.id) break;
       }
     }
-    this.growable('covered').push(start, end);
+    this.covered.push(start, end);
   }
 
   addComments(captures: QueryCapture[], start: number, end: number): void {
-    const comments = this.growable('comments');
+    const comments = this.comments;
     for (const { node } of captures) comments.push(node.startIndex, node.endIndex);
     this.sorted = false;
     if (start === 0 && end >= this.text.length) this.all = true;
-    else this.growable('covered').push(start, end);
-  }
-
-  /** A list to add to (one received from another thread is a fixed buffer). */
-  private growable(list: 'comments' | 'covered'): number[] {
-    const current = this[list];
-    return Array.isArray(current) ? current : (this[list] = Array.from(current));
+    else this.covered.push(start, end);
   }
 
   private isCovered(start: number, end: number): boolean {

@@ -32,13 +32,16 @@ export interface CancellationFlag {
 /** What a cited file holds now: absent, refused by the file-access module, or its symbols and whole-file fingerprint. */
 type SourceState =
   | { exists: false; refused?: FileAccessError }
-  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols' | 'reExports' | 'members'>; fingerprint: string };
+  | { exists: true; symbols?: Pick<FileSymbols, 'get' | 'symbols' | 'reExports' | 'members' | 'partial' | 'shapeOf'>; fingerprint: string };
+
+/** What a caller will read of a file: some symbols (and the whole-file fingerprint), or `all` of it (every declaration, to find a rename). */
+type Reads = WantedSymbols | 'all';
 
 /** A cited symbol's declaration: the file that declares it (after re-exports), the symbol, and that file's symbols. */
 interface Declared {
   path: string;
   symbol: SourceSymbol;
-  file: Pick<FileSymbols, 'symbols' | 'members'>;
+  file: Pick<FileSymbols, 'symbols' | 'members' | 'partial' | 'shapeOf'>;
 }
 
 /** Files to read before a check parses on other threads: fewer parse faster here than a thread starts. */
@@ -173,8 +176,10 @@ export class DriftEngine {
     return type ? `${anchor} type:${type}` : anchor;
   }
 
-  /** A container's shape, taken once per parse of its file: every citation of it or of its members reads it. */
+  /** A container's shape, taken once per parse of its file (or by the thread that parsed it): every citation of it or of its members reads it. */
   private shapeOf(file: Declared['file'], container: SourceSymbol): string {
+    const taken = file.shapeOf?.(container.name);
+    if (taken !== undefined) return taken;
     let shapes = this.shapes.get(file);
     if (!shapes) this.shapes.set(file, (shapes = new Map()));
     let shape = shapes.get(container.name);
@@ -188,7 +193,7 @@ export class DriftEngine {
    * through barrels by module path alone, never through a whole program.
    */
   private async declaration(relPath: string, name: string, seen = new Set<string>()): Promise<Declared | undefined> {
-    const source = await this.source(relPath);
+    const source = await this.source(relPath, { names: [name] });
     if (!source.exists || !source.symbols) return undefined;
     const symbol = source.symbols.get(name);
     if (symbol) return { path: relPath, symbol, file: source.symbols };
@@ -223,7 +228,7 @@ export class DriftEngine {
     if (citation.outside) {
       return issue(DriftCode.OutsideWorkspace, `${citation.path} is outside the workspace; citations must be relative to the workspace folder, and this one is not read.`);
     }
-    const source = await this.source(citation.path);
+    const source = await this.source(citation.path, citation.symbol ? { names: [citation.symbol] } : { names: [], wholeFile: true });
     if (!source.exists && source.refused) {
       // A FIFO, a device, a huge file or a link out: reported on this citation, and the run goes on.
       const outside = source.refused.reason === 'link-outside' || source.refused.reason === 'outside';
@@ -243,11 +248,12 @@ export class DriftEngine {
     if (citation.symbol && !current) {
       const movedTo = await this.findMoved(citation);
       if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
-      // Every declaration's code is hashed next: a file parsed on another thread needs its grammar here for that.
-      if (anchor && source.symbols) await this.parser.prepare?.(citation.path);
-      const renamed = anchor && source.symbols ? findRenamed(source.symbols, citation.symbol, parseAnchor(anchor)) : undefined;
+      // Every declaration's code is compared next: a file parsed on another thread is parsed again here, whole.
+      const whole = anchor && source.symbols ? await this.source(citation.path, 'all') : undefined;
+      const symbols = whole?.exists ? whole.symbols : undefined;
+      const renamed = symbols && findRenamed(symbols, citation.symbol, parseAnchor(anchor!));
       if (renamed) {
-        return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: this.anchorOf({ path: citation.path, symbol: renamed, file: source.symbols! }) });
+        return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: this.anchorOf({ path: citation.path, symbol: renamed, file: symbols }) });
       }
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
@@ -272,17 +278,23 @@ export class DriftEngine {
       if (recorded.shape === this.shapeOf(declared!.file, current)) return undefined;
       return issue(DriftCode.SignatureChanged, `The members of ${citation.symbol} changed since this page was verified: one was added, removed or re-signed.`, { anchor: now() });
     }
-    if (recorded.body !== current.body) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now() });
+    if (recorded.body !== (await this.bodyOf(declared!))) return issue(DriftCode.BodyChanged, `The code of ${citation.symbol} changed since this page was verified.`, { anchor: now() });
     return undefined;
+  }
+
+  /** A declaration's body fingerprint: a container's is not taken by a parse on another thread (its shape is), so its file is parsed again here. */
+  private async bodyOf(declared: Declared): Promise<string> {
+    if (!CONTAINER_KINDS.has(declared.symbol.kind) || !declared.file.partial) return declared.symbol.body;
+    const whole = await this.source(declared.path, 'all');
+    return (whole.exists && whole.symbols?.get(declared.symbol.name)?.body) || declared.symbol.body;
   }
 
   /** After a file rename and a symbol rename: a file of the same language beside the old one that declares the recorded code under another name. */
   private async findRenamedFile(citation: Citation, recorded: ParsedAnchor): Promise<{ path: string; declared: Declared } | undefined> {
     const siblings = (await this.search.filesIn?.(path.posix.dirname(citation.path).replace(/^\.$/, ''))) ?? [];
     for (const file of siblings.filter((candidate) => candidate !== citation.path && sameLanguage(candidate, citation.path)).sort()) {
-      const source = await this.source(file);
+      const source = await this.source(file, 'all');
       if (!source.exists || !source.symbols) continue;
-      await this.parser.prepare?.(file);
       const symbol = findRenamed(source.symbols, citation.symbol!, recorded);
       if (symbol) return { path: file, declared: { path: file, symbol, file: source.symbols } };
     }
@@ -297,23 +309,33 @@ export class DriftEngine {
     if (word === 'default') return undefined;
     const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && sameLanguage(file, citation.path)).sort();
     for (const candidate of candidates) {
-      const source = await this.source(candidate);
+      const source = await this.source(candidate, { names: [symbol] });
       if (source.exists && source.symbols?.get(symbol)) return candidate;
     }
     return undefined;
   }
 
-  /** A file's state, read once; `wanted` tells the parser what the first reader will ask of it. */
-  private source(relPath: string, wanted?: WantedSymbols, threads?: ParseThreads): Promise<SourceState> {
-    let state = this.sources.get(relPath);
-    if (!state) {
-      const reading = this.read(relPath, wanted, threads);
-      this.sources.set(relPath, reading);
-      // A read that failed (a parse thread that died) is not remembered: the next check reads the file again.
-      reading.then(undefined, () => this.sources.get(relPath) === reading && this.sources.delete(relPath));
-      state = reading;
-    }
-    return state;
+  /**
+   * A file's state, read once; `wanted` tells the parser what the first reader will ask of it. A
+   * file parsed on another thread answers only what was wanted of it then: a caller that reads
+   * more gets it parsed again here, whole.
+   */
+  private source(relPath: string, wanted?: Reads, threads?: ParseThreads): Promise<SourceState> {
+    const known = this.sources.get(relPath);
+    if (!known) return this.remember(relPath, this.read(relPath, wanted === 'all' ? undefined : wanted, threads));
+    if (!wanted) return known;
+    return known.then((state) => {
+      if (answers(state, wanted)) return state;
+      if (this.sources.get(relPath) !== known) return this.source(relPath, wanted); // parsed again meanwhile
+      return this.remember(relPath, this.read(relPath, wanted === 'all' ? undefined : wanted, undefined));
+    });
+  }
+
+  private remember(relPath: string, reading: Promise<SourceState>): Promise<SourceState> {
+    this.sources.set(relPath, reading);
+    // A read that failed (a parse thread that died) is not remembered: the next check reads the file again.
+    reading.then(undefined, () => this.sources.get(relPath) === reading && this.sources.delete(relPath));
+    return reading;
   }
 
   private async read(relPath: string, wanted: WantedSymbols | undefined, threads: ParseThreads | undefined): Promise<SourceState> {
@@ -327,16 +349,24 @@ export class DriftEngine {
       throw error;
     }
     if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
-    const text = new TextDecoder().decode(bytes);
     let parsed: FileSymbols;
-    if (threads) parsed = await threads.parse(relPath, text, wanted);
+    if (threads) parsed = await threads.parse(relPath, bytes, wanted);
     else {
       await this.parser.prepare?.(relPath);
-      parsed = this.parser.parse(relPath, text, wanted);
+      parsed = this.parser.parse(relPath, new TextDecoder().decode(bytes), wanted);
     }
     // The whole-file hash costs a pass over every token: take it only for whole-file citations.
     return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }
+}
+
+/** Whether a file's state answers these reads without parsing it again. */
+function answers(state: SourceState, wanted: Reads): boolean {
+  const partial = state.exists ? state.symbols?.partial : undefined;
+  if (!partial) return true;
+  if (wanted === 'all' || (wanted.wholeFile && !partial.wholeFile)) return false;
+  for (const name of wanted.names) if (!partial.names.has(name)) return false;
+  return true;
 }
 
 /**

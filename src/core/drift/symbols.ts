@@ -42,6 +42,14 @@ export interface FileSymbols {
   reExports?(): readonly ReExport[];
   /** A container's direct members, when the parser can find them without reading every declaration. */
   members?(name: string): SourceSymbol[];
+  /**
+   * Set when only what was wanted of the file was read (a parse on another thread, which keeps no
+   * text here): `get` answers these names, `fingerprint` the whole file only when it was wanted,
+   * `shapeOf` a wanted container's shape. Anything else needs the file parsed again.
+   */
+  readonly partial?: { readonly names: ReadonlySet<string>; readonly wholeFile: boolean };
+  /** A wanted container's shape (see containerShape), when the parser took it already. */
+  shapeOf?(name: string): string | undefined;
 }
 
 /** The resolved type of cited symbols, from a type checker (semantic mode): a hash per symbol. */
@@ -72,8 +80,8 @@ export interface SymbolParser {
 
 /** Parses of one batch on other threads, started for its files' languages before the first file is read. */
 export interface ParseThreads {
-  /** As parse(), with no prepare() first. */
-  parse(fileName: string, text: string, wanted?: WantedSymbols): Promise<FileSymbols>;
+  /** As parse(), of the file's bytes (given up to the thread that parses them), with no prepare() first; the result may be partial. */
+  parse(fileName: string, bytes: Uint8Array, wanted?: WantedSymbols): Promise<FileSymbols>;
   /** The batch is done: the threads, and their memory, go. */
   release(): Promise<void>;
 }
