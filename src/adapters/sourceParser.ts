@@ -9,7 +9,8 @@ const MAX_CACHED = 2000;
 
 /**
  * The parser drift uses for every language: TS/JS through the TypeScript compiler API, the other
- * languages through tree-sitter, whose grammars load on first use. Unchanged text is never parsed twice.
+ * languages through tree-sitter, whose grammars load on first use. Unchanged text is never parsed
+ * twice here; a batch parsed on other threads keeps only what was wanted of each file, no text.
  * TypeScript itself loads on the first TS/JS file, so a run that cites no TS/JS never parses it.
  */
 export class SourceParser implements SymbolParser {
