@@ -30,7 +30,9 @@ export function parseCitationText(raw: string): CitationSyntax | undefined {
   if (!path.includes('/') && !KNOWN_EXTENSION.test(path)) return undefined;
   if (!/[A-Za-z0-9]/.test(path) || path.endsWith('/')) return undefined;
   if (symbol && !SYMBOL_FILE.test(path)) return undefined; // symbols are only checked in languages drift parses
-  return { text, path: normalisePath(path), ...(symbol ? { symbol } : {}), outside: escapesWorkspace(path) };
+  const normal = normalisePath(path);
+  const outside = escapesWorkspace(path);
+  return symbol ? { text, path: normal, symbol, outside } : { text, path: normal, outside };
 }
 
 function escapesWorkspace(path: string): boolean {

@@ -29,8 +29,14 @@ export function unpackAnswers(fileName: string, packed: string, wanted: WantedSy
   for (let i = 1; i < lines.length; i++) {
     const [name, kind, startLine, endLine, sig, body, empty, shape] = lines[i].split('\t');
     if (kind === undefined) continue;
-    const symbol = { name, kind: kind as SymbolKind, startLine: Number(startLine), endLine: Number(endLine), sig };
-    found.set(name, shape ? new ContainerAnswer(symbol, fileName) : { ...symbol, body, ...(empty ? { emptyBody: true } : {}) });
+    const [first, last] = [Number(startLine), Number(endLine)];
+    // Literals, not spreads: V8 gives each spread copy a hidden class of its own.
+    const symbol: SourceSymbol = shape
+      ? new ContainerAnswer(name, kind as SymbolKind, first, last, sig, fileName)
+      : empty
+        ? { name, kind: kind as SymbolKind, startLine: first, endLine: last, sig, body, emptyBody: true }
+        : { name, kind: kind as SymbolKind, startLine: first, endLine: last, sig, body };
+    found.set(name, symbol);
     if (shape) shapes.set(name, shape);
   }
   const wholeFile = wanted?.wholeFile === true;
@@ -50,15 +56,14 @@ export function unpackAnswers(fileName: string, packed: string, wanted: WantedSy
 
 /** A container answered by its signature and shape; reading its body is a mistake to hear about, not a hash of nothing. */
 class ContainerAnswer implements SourceSymbol {
-  readonly name: string;
-  readonly kind: SymbolKind;
-  readonly startLine: number;
-  readonly endLine: number;
-  readonly sig: string;
-
-  constructor(symbol: Omit<SourceSymbol, 'body'>, private readonly fileName: string) {
-    ({ name: this.name, kind: this.kind, startLine: this.startLine, endLine: this.endLine, sig: this.sig } = symbol);
-  }
+  constructor(
+    readonly name: string,
+    readonly kind: SymbolKind,
+    readonly startLine: number,
+    readonly endLine: number,
+    readonly sig: string,
+    private readonly fileName: string,
+  ) {}
 
   get body(): string {
     throw new Error(`The body of ${this.name} in ${this.fileName} was not hashed on the parse thread (its shape was): parse the file again to read it.`);
