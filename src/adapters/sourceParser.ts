@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileSymbols, ParseThreads, SymbolParser, WantedSymbols } from '../core/drift/symbols';
+import { answersWanted, type FileSymbols, type ParseThreads, type SymbolParser, type WantedSymbols } from '../core/drift/symbols';
 import { isTreeSitterFile, TreeSitterParser } from './treesitter/treeSitterParser';
 import type { CachingSymbolParser } from './typescript/tsSymbolParser';
 
@@ -10,13 +11,16 @@ const MAX_CACHED = 2000;
 /**
  * The parser drift uses for every language: TS/JS through the TypeScript compiler API, the other
  * languages through tree-sitter, whose grammars load on first use. Unchanged text is never parsed
- * twice here; a batch parsed on other threads keeps only what was wanted of each file, no text.
+ * twice: a parse here is kept by its text; a batch parsed on other threads keeps only what was
+ * wanted of each file, by a digest of its bytes, and parses a file again for more.
  * TypeScript itself loads on the first TS/JS file, so a run that cites no TS/JS never parses it.
  */
 export class SourceParser implements SymbolParser {
   private ts?: CachingSymbolParser;
   private readonly treeSitter = new TreeSitterParser();
   private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
+  /** Parses on other threads (partial), by extension and a digest of the bytes: no text comes back to key them by. */
+  private readonly answered = new Map<string, FileSymbols>();
 
   /** `useThreads` false parses every file on the calling thread (to measure against a one-thread floor). */
   constructor(private readonly useThreads = true) {}
@@ -49,8 +53,17 @@ export class SourceParser implements SymbolParser {
     const others = this.useThreads ? this.treeSitter.threads(fileNames) : undefined;
     if (!others) return undefined;
     return {
-      // What a thread parses is not cached here: only its answers come back, no text to key them by.
-      parse: async (fileName, bytes, wanted) => (isTreeSitterFile(fileName) ? others.parse(fileName, bytes, wanted) : this.parse(fileName, new TextDecoder().decode(bytes), wanted)),
+      parse: async (fileName, bytes, wanted) => {
+        if (!isTreeSitterFile(fileName)) return this.parse(fileName, new TextDecoder().decode(bytes), wanted);
+        // The digest is taken before the bytes go to the thread.
+        const key = `${extensionOf(fileName)}:${createHash('sha1').update(bytes).digest('base64')}`;
+        const known = this.answered.get(key);
+        if (known) this.answered.delete(key); // re-inserted below: Map order is the LRU order
+        const parsed = known && answersWanted(known, wanted) ? known : await others.parse(fileName, bytes, wanted);
+        this.answered.set(key, parsed);
+        if (this.answered.size > MAX_CACHED) this.answered.delete(this.answered.keys().next().value!);
+        return parsed;
+      },
       release: () => others.release(),
     };
   }

@@ -522,6 +522,33 @@ describe('what the parse threads did not answer', function () {
   });
 });
 
+describe('what a batch on threads keeps', function () {
+  this.timeout(30000);
+
+  it('each file\'s answers, by a digest of its bytes: the same bytes are not parsed again, unless more is wanted of them', async () => {
+    const python = SOURCES.find((real) => real.language === 'Python')!;
+    const original = fs.readFileSync(python.source());
+    const bytes = () => Uint8Array.from(original); // each parse moves its bytes to a thread
+    const parser = new SourceParser();
+    const batch = () => parser.threads([python.file])!;
+    const first = batch();
+    const answered = await first.parse(python.file, bytes(), { names: ['JSONDecoder'] });
+    await first.release();
+    const second = batch();
+    try {
+      assert.equal(await second.parse(python.file, bytes(), { names: ['JSONDecoder'] }), answered, 'the same answers, not a new parse');
+      const more = await second.parse(python.file, bytes(), { names: ['JSONDecoder', 'py_scanstring'] });
+      assert.notEqual(more, answered);
+      assert.ok(more.get('py_scanstring'));
+      const edited = await second.parse(python.file, new TextEncoder().encode(`${original}\n# edited\n`), { names: ['JSONDecoder'] });
+      assert.notEqual(edited, more, 'other bytes are parsed');
+      assert.equal(edited.get('JSONDecoder')!.sig, answered.get('JSONDecoder')!.sig);
+    } finally {
+      await second.release();
+    }
+  });
+});
+
 describe('the parse threads when something goes wrong', function () {
   this.timeout(20000);
   const bytesOf = (text: string) => new TextEncoder().encode(text);

@@ -4,7 +4,7 @@ import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { CONTAINER_KINDS, containerShape, fileAnchor, hex8, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
+import { answersWanted, CONTAINER_KINDS, containerShape, fileAnchor, hex8, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
@@ -362,11 +362,8 @@ export class DriftEngine {
 
 /** Whether a file's state answers these reads without parsing it again. */
 function answers(state: SourceState, wanted: Reads): boolean {
-  const partial = state.exists ? state.symbols?.partial : undefined;
-  if (!partial) return true;
-  if (wanted === 'all' || (wanted.wholeFile && !partial.wholeFile)) return false;
-  for (const name of wanted.names) if (!partial.names.has(name)) return false;
-  return true;
+  if (!state.exists || !state.symbols) return true;
+  return wanted === 'all' ? !state.symbols.partial : answersWanted(state.symbols, wanted);
 }
 
 /**

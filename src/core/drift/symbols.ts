@@ -86,6 +86,15 @@ export interface ParseThreads {
   release(): Promise<void>;
 }
 
+/** Whether symbols answer these reads: all of them do, unless they are partial (see FileSymbols.partial). */
+export function answersWanted(symbols: Pick<FileSymbols, 'partial'>, wanted: WantedSymbols | undefined): boolean {
+  const partial = symbols.partial;
+  if (!partial) return true;
+  if (wanted?.wholeFile && !partial.wholeFile) return false;
+  for (const name of wanted?.names ?? []) if (!partial.names.has(name)) return false;
+  return true;
+}
+
 /** Kinds whose citation means the declaration's shape (heritage, member names and signatures), not every line inside it. */
 export const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'interface', 'enum', 'namespace', 'struct', 'trait', 'module']);
 
