@@ -19,12 +19,17 @@ import type { WikiPage } from '../core/model';
  * With `changed` (workspace-relative paths), only what the change touches is checked: edited pages,
  * and the citations into changed files (a citation into an unchanged file cannot have drifted by it).
  */
-export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; fixed: string[]; stampError?: WikiError }> {
+export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; dropped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
   const stamping = options.stamp || review.length > 0;
   // Only the pages that mention a changed path can cite it: the rest are not even parsed, nor read when `candidates` names the pages to read.
   let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed, slugs: options.candidates } : {});
   let stamped = 0;
+  let dropped = 0;
+  const count = (result: { stamped: string[]; dropped?: string[] }) => {
+    stamped += result.stamped.length;
+    dropped += result.dropped?.length ?? 0;
+  };
   let stampError: WikiError | undefined;
   if (stamping) {
     const verifiedAt = await headCommit(wiki.root);
@@ -32,15 +37,15 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
       for (const slug of review) {
         const page = pages.find((p) => p.slug === slug);
         if (!page) throw new WikiError('invalid-page', `There is no page "${slug}" to review.`, 'Name a page by its slug, as in .wiki/pages/<slug>.md.');
-        stamped += (await stampPage(wiki, engine, page, { verifiedAt })).stamped.length;
+        count(await stampPage(wiki, engine, page, { verifiedAt }));
       }
-      if (options.stamp) for (const page of pages.filter((p) => p.valid && !review.includes(p.slug))) stamped += (await stampPage(wiki, engine, page, { onlyMissing: true, verifiedAt })).stamped.length;
-      if (stamped) await wiki.rebuildIndex();
+      if (options.stamp) for (const page of pages.filter((p) => p.valid && !review.includes(p.slug))) count(await stampPage(wiki, engine, page, { onlyMissing: true, verifiedAt }));
+      if (stamped || dropped) await wiki.rebuildIndex();
     } catch (error) {
       if (!(error instanceof WikiError)) throw error;
       stampError = error;
     }
-    if (stamped) pages = await wiki.loadPages();
+    if (stamped || dropped) pages = await wiki.loadPages();
   }
   let checked = options.changed ? onlyTouched(pages, options.changed) : pages;
   const only = options.changed && changedCitations(options.changed);
@@ -51,7 +56,7 @@ export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options
     checked = await wiki.loadPages({ slugs: [...again] });
     report = await engine.check(checked, undefined, only);
   }
-  return { report, stamped, fixed, ...(stampError ? { stampError } : {}) };
+  return { report, stamped, dropped, fixed, ...(stampError ? { stampError } : {}) };
 }
 
 /** `--fix`: points citations of moved and renamed symbols at where the code is now. Returns `old → new` per fix. */

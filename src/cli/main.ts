@@ -249,7 +249,7 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
   const stamp = options.stamp || options.review.length > 0;
   const scope: { changed?: string[]; candidates?: string[] } = options.changedSince === undefined ? {} : await changedSince(core, options.changedSince, stamp);
   const { changed } = scope;
-  const { report, stamped, fixed, stampError } = await checkDrift(core, { ...options, ...scope });
+  const { report, stamped, dropped, fixed, stampError } = await checkDrift(core, { ...options, ...scope });
   if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
   // A pages folder that leads out means no page was checked: an error, never a green run.
   const problems = await wikiErrors(wiki);
@@ -276,6 +276,7 @@ async function drift(core: WorkspaceCore, format: Format, options: { stamp: bool
       if (diff) io.out(diff.trimEnd().split('\n').map((text) => `    ${text}`).join('\n'));
     }
     if (stamp) io.out(`Stamped ${stamped} citation${stamped === 1 ? '' : 's'}.`);
+    if (dropped) io.out(`Dropped ${dropped} anchor${dropped === 1 ? '' : 's'} of citations no longer on their pages.`);
     for (const line of fixed) io.out(`Updated ${line}`);
     if (changed) io.out(`Only the pages touched by the ${changed.length} file${changed.length === 1 ? '' : 's'} changed since ${options.changedSince}.`);
     io.out(`${report.citationsChecked} citations in ${report.pagesChecked} pages checked: ${errors} error${errors === 1 ? '' : 's'}, ${report.issues.length - errors} other issue${report.issues.length - errors === 1 ? '' : 's'}.`);

@@ -159,6 +159,18 @@ describe('repo-wiki CLI', function () {
       assert.match(missing.stderr, /drift --review: There is no page "no-such-page" to review\./);
     });
 
+    it('--review drops the anchors of citations taken off the page, and says so', () => {
+      const ws = demoCopy();
+      const file = path.join(ws, '.wiki/pages/errors-become-responses-at-the-edge.md');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('`src/todos.ts:TodoStore.complete` throws', 'TodoStore.complete throws'));
+      const result = run(['drift', '--workspace', ws, '--review', 'errors-become-responses-at-the-edge']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Dropped 1 anchor of citations no longer on their pages\./);
+      assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /"src\/todos\.ts:TodoStore\.complete"/);
+      const log = fs.readFileSync(path.join(ws, '.wiki/log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      assert.deepEqual(log.at(-1).dropped, ['src/todos.ts:TodoStore.complete']);
+    });
+
     it('--changed-since REF checks only the pages edited or citing a file changed since REF, and refuses an unknown REF', () => {
       const ws = demoCopy();
       const git = (...args: string[]) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });

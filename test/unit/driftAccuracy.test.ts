@@ -489,6 +489,23 @@ describe('drift accuracy on the fixture project', function () {
       assert.equal(project.read('.wiki/log.jsonl'), logBefore + added);
     });
 
+    it('a stamp of the whole page drops the anchors of citations no longer on it, and logs them; a stamp of some citations keeps them', async () => {
+      const page = '.wiki/pages/pricing.md';
+      project.edit(page, '- `src/money.ts:roundPrice` rounds', '- roundPrice rounds');
+      const engine = project.engine();
+      const some = await stampPage(project.wiki, engine, (await project.wiki.readPage('pricing'))!, { citations: ['src/money.ts:parsePrice'] });
+      assert.equal(some.dropped, undefined);
+      assert.match(project.read(page), /"src\/money\.ts:roundPrice"/);
+
+      const logBefore = project.read('.wiki/log.jsonl');
+      const whole = await stampPage(project.wiki, engine, (await project.wiki.readPage('pricing'))!, { onlyMissing: true });
+      assert.deepEqual(whole, { slug: 'pricing', stamped: [], unresolved: [], dropped: ['src/money.ts:roundPrice'] });
+      assert.doesNotMatch(project.read(page), /"src\/money\.ts:roundPrice"/);
+      assert.match(project.read(page), /"src\/money\.ts:Rounding": "sig:5b4ae398 body:ed4b419f"/, 'the other anchors are kept as they were');
+      assert.deepEqual(JSON.parse(project.read('.wiki/log.jsonl').slice(logBefore.length)), { ts: '2026-11-22T10:00:00.000Z', op: 'stamp', pages: ['pricing'], citations: [], dropped: ['src/money.ts:roundPrice'] });
+      await assertIssues(project, []);
+    });
+
     it('stamps only the citations asked for, and reports those that do not resolve', async () => {
       project.edit('src/cart.ts', 'add(item: Item): void', 'add(item: Item, quantity = 1): void');
       project.remove('src/legacy.js');

@@ -10,6 +10,8 @@ export interface StampResult {
   stamped: string[];
   /** Citations that do not resolve, so they cannot be stamped. */
   unresolved: string[];
+  /** Anchors of citations no longer on the page, removed by a stamp of the whole page. */
+  dropped?: string[];
 }
 
 export interface StampOptions {
@@ -24,7 +26,9 @@ export interface StampOptions {
 /**
  * Records the current fingerprint of a page's citations in its `anchors` (all of them, only the
  * ones without an anchor, or only `citations`), writes the page atomically and logs a `stamp`.
- * The page is read again under the wiki's write lock, so an edit made meanwhile is kept.
+ * A stamp of the whole page also drops the anchors of citations no longer on it: nothing checks
+ * them, and they would outlive the text they verified. The page is read again under the wiki's
+ * write lock, so an edit made meanwhile is kept.
  */
 export function stampPage(
   wiki: Wiki,
@@ -45,7 +49,11 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
   const anchors = { ...(page.frontmatter.anchors ?? {}) };
   const stamped: string[] = [];
   const unresolved: string[] = [];
-  for (const citation of findCitations(page)) {
+  const citations = findCitations(page);
+  const cited = new Set(citations.map((citation) => citation.text));
+  const dropped = options.citations ? [] : Object.keys(anchors).filter((text) => !cited.has(text));
+  for (const text of dropped) delete anchors[text];
+  for (const citation of citations) {
     if (options.citations && !options.citations.includes(citation.text)) continue;
     if (options.onlyMissing && anchors[citation.text]) continue;
     const current = await engine.currentAnchor(citation);
@@ -56,9 +64,9 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
       stamped.push(citation.text);
     }
   }
-  if (stamped.length) {
+  if (stamped.length || dropped.length) {
     await writes.writePage(page.slug, { ...(page.frontmatter as PageFrontmatter), anchors }, page.body, page.extraFields);
-    await wiki.appendLog({ op: 'stamp', pages: [page.slug], citations: stamped });
+    await wiki.appendLog({ op: 'stamp', pages: [page.slug], citations: stamped, ...(dropped.length ? { dropped } : {}) });
   }
-  return { slug: page.slug, stamped, unresolved };
+  return { slug: page.slug, stamped, unresolved, ...(dropped.length ? { dropped } : {}) };
 }

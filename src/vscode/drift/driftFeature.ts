@@ -180,7 +180,8 @@ async function stampPage(services: Services, drift: DriftService, uri?: vscode.U
     const result = await client.request({ kind: 'stamp', root: target.wiki.root, slug: target.slug, citations });
     await drift.check(target.wiki, { slugs: [target.slug] });
     const unresolved = result.unresolved.length ? ` ${result.unresolved.length} could not be stamped because they do not resolve.` : '';
-    void vscode.window.showInformationMessage(`Repo Wiki: marked ${result.stamped.length} citation${result.stamped.length === 1 ? '' : 's'} as reviewed.${unresolved}`);
+    const dropped = result.dropped?.length ? ` Dropped ${result.dropped.length} anchor${result.dropped.length === 1 ? '' : 's'} of citations no longer on the page.` : '';
+    void vscode.window.showInformationMessage(`Repo Wiki: marked ${result.stamped.length} citation${result.stamped.length === 1 ? '' : 's'} as reviewed.${unresolved}${dropped}`);
     return result;
   } catch (error) {
     showError(services.output, 'Stamping citations', error);
