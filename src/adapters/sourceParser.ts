@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { answersWanted, type FileSymbols, type ParseThreads, type SymbolParser, type WantedSymbols } from '../core/drift/symbols';
+import { LruCache } from './lruCache';
 import { isTreeSitterFile, TreeSitterParser } from './treesitter/treeSitterParser';
 import type { CachingSymbolParser } from './typescript/tsSymbolParser';
 
@@ -18,9 +19,10 @@ const MAX_CACHED = 2000;
 export class SourceParser implements SymbolParser {
   private ts?: CachingSymbolParser;
   private readonly treeSitter = new TreeSitterParser();
-  private readonly cache = new Map<string, { extension: string; parsed: FileSymbols }>();
+  /** Parses here, keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew. */
+  private readonly cache = new LruCache<string, { extension: string; parsed: FileSymbols }>(MAX_CACHED);
   /** Parses on other threads (partial), by extension and a digest of the bytes: no text comes back to key them by. */
-  private readonly answered = new Map<string, FileSymbols>();
+  private readonly answered = new LruCache<string, FileSymbols>(MAX_CACHED);
 
   /** `useThreads` false parses every file on the calling thread (to measure against a one-thread floor). */
   constructor(private readonly useThreads = true) {}
@@ -45,7 +47,12 @@ export class SourceParser implements SymbolParser {
 
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
-    return this.remember(fileName, text, this.cached(fileName, text) ?? this.treeSitter.parse(fileName, text, wanted));
+    const extension = extensionOf(fileName);
+    const cached = this.cache.get(text);
+    if (cached?.extension === extension) return cached.parsed;
+    const parsed = this.treeSitter.parse(fileName, text, wanted);
+    this.cache.set(text, { extension, parsed });
+    return parsed;
   }
 
   /** Threads for a batch: tree-sitter files parse there, the others here. */
@@ -58,27 +65,13 @@ export class SourceParser implements SymbolParser {
         // The digest is taken before the bytes go to the thread.
         const key = `${extensionOf(fileName)}:${createHash('sha1').update(bytes).digest('base64')}`;
         const known = this.answered.get(key);
-        if (known) this.answered.delete(key); // re-inserted below: Map order is the LRU order
-        const parsed = known && answersWanted(known, wanted) ? known : await others.parse(fileName, bytes, wanted);
+        if (known && answersWanted(known, wanted)) return known;
+        const parsed = await others.parse(fileName, bytes, wanted);
         this.answered.set(key, parsed);
-        if (this.answered.size > MAX_CACHED) this.answered.delete(this.answered.keys().next().value!);
         return parsed;
       },
       release: () => others.release(),
     };
-  }
-
-  // Keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew.
-  private cached(fileName: string, text: string): FileSymbols | undefined {
-    const cached = this.cache.get(text);
-    if (cached) this.cache.delete(text); // re-inserted by remember(): Map order is the LRU order
-    return cached?.extension === extensionOf(fileName) ? cached.parsed : undefined;
-  }
-
-  private remember(fileName: string, text: string, parsed: FileSymbols): FileSymbols {
-    this.cache.set(text, { extension: extensionOf(fileName), parsed });
-    if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-    return parsed;
   }
 }
 

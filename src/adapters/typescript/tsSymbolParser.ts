@@ -24,6 +24,7 @@
 import ts from 'typescript';
 import { TS_LIKE } from '../../core/drift/citations';
 import { hex8, type FileSymbols, type ReExport, type SourceSymbol, type SymbolKind, type SymbolParser } from '../../core/drift/symbols';
+import { LruCache } from '../lruCache';
 import { declarationRuns, runsDeclaring, type DeclarationRuns } from './declarationChunks';
 import { findReExports } from './reExports';
 import { regexMayFollow } from './scan';
@@ -519,25 +520,22 @@ function bindingNames(name: ts.BindingName): string[] {
 export class CachingSymbolParser implements SymbolParser {
   hits = 0;
   misses = 0;
-  private readonly caches = new Map<ts.ScriptKind, Map<string, FileSymbols>>();
+  private readonly caches = new Map<ts.ScriptKind, LruCache<string, FileSymbols>>();
 
   constructor(private readonly inner: SymbolParser, private readonly maxEntries = 2000) {}
 
   parse(fileName: string, text: string): FileSymbols {
     const kind = scriptKind(fileName);
     let cache = this.caches.get(kind);
-    if (!cache) this.caches.set(kind, (cache = new Map()));
+    if (!cache) this.caches.set(kind, (cache = new LruCache(this.maxEntries)));
     const cached = cache.get(text);
     if (cached) {
       this.hits++;
-      cache.delete(text); // re-insert: Map order is the LRU order
-      cache.set(text, cached);
       return cached;
     }
     this.misses++;
     const parsed = this.inner.parse(fileName, text);
     cache.set(text, parsed);
-    if (cache.size > this.maxEntries) cache.delete(cache.keys().next().value!);
     return parsed;
   }
 }

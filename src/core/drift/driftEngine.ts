@@ -321,13 +321,15 @@ export class DriftEngine {
    * more gets it parsed again here, whole.
    */
   private source(relPath: string, wanted?: Reads, threads?: ParseThreads): Promise<SourceState> {
+    // A parse here is always whole: `all` tells the parser nothing more to prepare for.
+    const first = wanted === 'all' ? undefined : wanted;
     const known = this.sources.get(relPath);
-    if (!known) return this.remember(relPath, this.read(relPath, wanted === 'all' ? undefined : wanted, threads));
+    if (!known) return this.remember(relPath, this.read(relPath, first, threads));
     if (!wanted) return known;
     return known.then((state) => {
       if (answers(state, wanted)) return state;
       if (this.sources.get(relPath) !== known) return this.source(relPath, wanted); // parsed again meanwhile
-      return this.remember(relPath, this.read(relPath, wanted === 'all' ? undefined : wanted, undefined));
+      return this.remember(relPath, this.read(relPath, first, undefined));
     });
   }
 
