@@ -57,16 +57,21 @@ export class SourceParser implements SymbolParser {
 
   /** Threads for a batch: tree-sitter files parse there, the others here. */
   threads(fileNames: readonly string[]): ParseThreads | undefined {
-    const others = this.useThreads ? this.treeSitter.threads(fileNames) : undefined;
+    const others = this.useThreads ? this.treeSitter.parseThreads(fileNames) : undefined;
     if (!others) return undefined;
     return {
-      parse: async (fileName, bytes, wanted) => {
-        if (!isTreeSitterFile(fileName)) return this.parse(fileName, new TextDecoder().decode(bytes), wanted);
-        // The digest is taken before the bytes go to the thread.
-        const key = `${extensionOf(fileName)}:${createHash('sha1').update(bytes).digest('base64')}`;
-        const known = this.answered.get(key);
-        if (known && answersWanted(known, wanted)) return known;
-        const parsed = await others.parse(fileName, bytes, wanted);
+      parse: async (fileName, read, wanted) => {
+        if (!isTreeSitterFile(fileName)) return this.parse(fileName, new TextDecoder().decode(await read()), wanted);
+        let key = '';
+        let known: FileSymbols | undefined;
+        const parsed = await others.parse(fileName, async () => {
+          const bytes = await read();
+          // The digest is taken before the bytes go to the thread.
+          key = `${extensionOf(fileName)}:${createHash('sha1').update(bytes).digest('base64')}`;
+          known = this.answered.get(key);
+          return known && answersWanted(known, wanted) ? undefined : bytes;
+        }, wanted);
+        if (!parsed) return known!;
         this.answered.set(key, parsed);
         return parsed;
       },

@@ -410,7 +410,7 @@ describe('a full scan parses on worker threads', function () {
         const text = new TextDecoder().decode(bytes); // as the drift engine reads a file (a byte order mark dropped)
         await here.prepare(real.file);
         const wanted = { names: [...real.cite, 'NotDeclaredHere'], wholeFile: true };
-        const answers = await pool.answers(real.file, bytes, wanted);
+        const answers = (await pool.answers(real.file, async () => bytes, wanted))!;
         assert.equal(answers, here.answersOf(real.file, text, wanted), real.language);
         const partial = unpackAnswers(real.file, answers, wanted);
         const whole = here.parse(real.file, text);
@@ -430,10 +430,10 @@ describe('a full scan parses on worker threads', function () {
 
   it('a class declared twice (if/else) and parsed on a thread is read here without its grammar or text: its signature and shape', async () => {
     const parser = new TreeSitterParser(); // never prepared on this thread
-    const threads = parser.threads(['m.py'])!;
+    const threads = parser.parseThreads(['m.py'])!;
     try {
       const text = 'import sys\nif sys.version_info >= (3,):\n    class Box:\n        def get(self):\n            # newer\n            return 1\nelse:\n    class Box:\n        def get(self):\n            return 0\n';
-      const parsed = await threads.parse('m.py', new TextEncoder().encode(text), { names: ['Box'] });
+      const parsed = (await threads.parse('m.py', async () => new TextEncoder().encode(text), { names: ['Box'] }))!;
       const box = parsed.get('Box')!;
       assert.match(box.sig, /^[0-9a-f]{8}$/);
       assert.match(parsed.shapeOf!('Box')!, /^[0-9a-f]{8}$/);
@@ -469,6 +469,14 @@ describe('a full scan parses on worker threads', function () {
       fs.writeFileSync(target, fs.readFileSync(target, 'utf8').replace(new RegExp(`\\bclass ${name}\\b|\\bdef ${name}\\b|\\b${name} = `), (match) => match.replace(name, `${name}Renamed`)));
       const issues = (await engine(new SourceParser()).check([page()])).issues.map((issue) => `${issue.code} ${issue.data.citation} ${issue.data.renamedTo ?? ''}`.trim());
       assert.deepEqual(issues, [`renamed-symbol ${python.file}:${name} ${name}Renamed`]);
+
+      // A file deleted before a thread is ready to read it is missing, as on one thread.
+      const gone = copies.find(({ real }) => real.language === 'Go')!;
+      fs.rmSync(path.join(root, gone.file));
+      const verdicts = async (parser: SourceParser) => (await engine(parser).check([page()])).issues.map((issue) => `${issue.code} ${issue.data.citation}`).sort();
+      const oneThread = await verdicts(new SourceParser(false));
+      assert.ok(oneThread.some((verdict) => verdict.endsWith(`${gone.file}:${gone.real.rename}`) && !verdict.startsWith('renamed')), oneThread.join('\n'));
+      assert.deepEqual(await verdicts(new SourceParser()), oneThread);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
@@ -528,7 +536,7 @@ describe('what a batch on threads keeps', function () {
   it('each file\'s answers, by a digest of its bytes: the same bytes are not parsed again, unless more is wanted of them', async () => {
     const python = SOURCES.find((real) => real.language === 'Python')!;
     const original = fs.readFileSync(python.source());
-    const bytes = () => Uint8Array.from(original); // each parse moves its bytes to a thread
+    const bytes = () => async () => Uint8Array.from(original); // each parse moves its bytes to a thread
     const parser = new SourceParser();
     const batch = () => parser.threads([python.file])!;
     const first = batch();
@@ -540,7 +548,7 @@ describe('what a batch on threads keeps', function () {
       const more = await second.parse(python.file, bytes(), { names: ['JSONDecoder', 'py_scanstring'] });
       assert.notEqual(more, answered);
       assert.ok(more.get('py_scanstring'));
-      const edited = await second.parse(python.file, new TextEncoder().encode(`${original}\n# edited\n`), { names: ['JSONDecoder'] });
+      const edited = await second.parse(python.file, async () => new TextEncoder().encode(`${original}\n# edited\n`), { names: ['JSONDecoder'] });
       assert.notEqual(edited, more, 'other bytes are parsed');
       assert.equal(edited.get('JSONDecoder')!.sig, answered.get('JSONDecoder')!.sig);
     } finally {
@@ -551,7 +559,7 @@ describe('what a batch on threads keeps', function () {
 
 describe('the parse threads when something goes wrong', function () {
   this.timeout(20000);
-  const bytesOf = (text: string) => new TextEncoder().encode(text);
+  const bytesOf = (text: string) => async () => new TextEncoder().encode(text);
   const script = (body: string) => {
     const file = path.join(tempDir('repo-wiki-pool-'), 'parseWorker.js');
     fs.writeFileSync(file, `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (message) => { ${body} });\n`);
@@ -563,6 +571,36 @@ describe('the parse threads when something goes wrong', function () {
     try {
       await assert.rejects(pool.answers('die.py', bytesOf('x = 1')), /A parse thread stopped \(exit code 3\)/);
       assert.equal(await pool.answers('ok.py', bytesOf('x = 1')), '', 'a new thread parses');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a thread is given a file\'s bytes only when it is ready for them: of ten files waiting on a busy thread, two are read', async () => {
+    const pool = new ParsePool(script('/* busy: never answers */'), () => 'python', 1);
+    let reads = 0;
+    const files = Array.from({ length: 10 }, (_, i) => `f${i}.py`);
+    const waiting = files.map((file) => assert.rejects(pool.answers(file, async () => (reads++, new TextEncoder().encode('x = 1'))), /The parse threads were closed/));
+    try {
+      for (let waited = 0; reads < 2 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(reads, 2, 'one file parsing, one read and waiting: the other eight unread');
+    } finally {
+      await pool.close();
+    }
+    await Promise.all(waiting);
+    assert.equal(reads, 2, 'a closed pool reads nothing more');
+  });
+
+  it('a file that cannot be read fails its own parse only; a read that finds nothing to parse sends the thread nothing', async () => {
+    const pool = new ParsePool(script(`if (message.file === 'known.py') process.exit(4); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: message.file });`), () => 'python', 1);
+    try {
+      const results = await Promise.allSettled([
+        pool.answers('gone.py', async () => { throw new Error('ENOENT: gone.py'); }),
+        pool.answers('known.py', async () => undefined),
+        pool.answers('ok.py', bytesOf('x = 1')),
+      ]);
+      assert.deepEqual(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message)), ['ENOENT: gone.py', undefined, 'ok.py']);
     } finally {
       await pool.close();
     }

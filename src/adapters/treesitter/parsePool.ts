@@ -7,7 +7,7 @@ import type { ParseJob, ToParseWorker } from './parseWorker';
 
 /** Threads beyond this add memory (a grammar heap each) faster than they save time. */
 const MAX_THREADS = 4;
-/** Jobs sent to a thread at once: one parsing, one waiting; the rest wait here, so big files do not pile up behind each other. */
+/** Jobs given to a thread at once: one parsing, one read and waiting; the rest wait here, unread, so big files do not pile up behind each other. */
 const IN_FLIGHT = 2;
 /** A parse makes many short-lived syntax nodes: a small young generation collects them as often, in far less memory than the default. */
 const YOUNG_GENERATION_MB = 16;
@@ -21,9 +21,15 @@ interface Thread {
   share: number;
 }
 
+/** A file's bytes, read when a thread is ready for them; undefined when its answers are known already (nothing to parse). */
+export type ReadBytes = () => Promise<Uint8Array | undefined>;
+
 interface Job {
-  message: ParseJob;
-  resolve: (answers: string) => void;
+  id: number;
+  file: string;
+  read: ReadBytes;
+  wanted?: WantedSymbols;
+  resolve: (answers: string | undefined) => void;
   reject: (error: Error) => void;
   thread?: Thread;
 }
@@ -80,12 +86,16 @@ export class ParsePool {
     for (const [thread, prepare] of load) thread.worker.postMessage({ prepare } satisfies ToParseWorker);
   }
 
-  /** What `wanted` reads of a file, hashed on a thread (see threadAnswers.ts); the bytes go to that thread. */
-  answers(file: string, bytes: Uint8Array, wanted?: WantedSymbols): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  /**
+   * What `wanted` reads of a file, hashed on a thread (see threadAnswers.ts); undefined when
+   * `read` found nothing to parse. The file is read when a thread is ready for it, and its bytes
+   * go to that thread: a batch of thousands of files holds only those being parsed.
+   */
+  answers(file: string, read: ReadBytes, wanted?: WantedSymbols): Promise<string | undefined> {
+    return new Promise<string | undefined>((resolve, reject) => {
       const grammar = this.grammarOf(file);
       const queue = this.queues.get(grammar) ?? [];
-      queue.push({ message: { id: this.nextId++, file, bytes: movable(bytes), wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } }, resolve, reject });
+      queue.push({ id: this.nextId++, file, read, wanted, resolve, reject });
       this.queues.set(grammar, queue);
       this.pump();
     });
@@ -97,7 +107,7 @@ export class ParsePool {
     const unfinished = [...this.sent.values(), ...[...this.queues.values()].flat()];
     this.sent.clear();
     this.queues.clear();
-    for (const job of unfinished) job.reject(new Error(`The parse threads were closed before ${job.message.file} was parsed.`));
+    for (const job of unfinished) job.reject(new Error(`The parse threads were closed before ${job.file} was parsed.`));
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
@@ -128,19 +138,38 @@ export class ParsePool {
     let first = Infinity;
     for (const grammar of grammars) {
       const head = this.queues.get(grammar)?.[0];
-      if (head && head.message.id < first) {
-        first = head.message.id;
+      if (head && head.id < first) {
+        first = head.id;
         oldest = grammar;
       }
     }
     return oldest;
   }
 
+  /** Gives a job to a thread, which counts as busy with it while its file is read. */
   private send(thread: Thread, job: Job): void {
     job.thread = thread;
-    this.sent.set(job.message.id, job);
+    this.sent.set(job.id, job);
     if (thread.busy++ === 0) thread.worker.ref();
-    thread.worker.postMessage(job.message, [job.message.bytes.buffer as ArrayBuffer]);
+    const { id, file, wanted } = job;
+    // Whether the job is still this thread's: the thread may have died, or the pool closed, during the read.
+    const current = () => this.sent.get(id) === job;
+    job.read().then(
+      (bytes) => {
+        if (!current()) return;
+        if (!bytes) return this.done(thread, job).resolve(undefined);
+        const message: ParseJob = { id, file, bytes: movable(bytes), wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } };
+        thread.worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
+      },
+      (error: Error) => current() && this.done(thread, job).reject(error),
+    );
+  }
+
+  /** A job is over on this thread: the thread takes the next one. */
+  private done(thread: Thread, job: Job): Job {
+    this.sent.delete(job.id);
+    this.finished(thread);
+    return job;
   }
 
   private launch(): Thread {
@@ -149,10 +178,9 @@ export class ParsePool {
     worker.on('message', (message: { id: number; answers?: string; error?: string }) => {
       const job = this.sent.get(message.id);
       if (!job) return;
-      this.sent.delete(message.id);
-      this.finished(thread);
+      this.done(thread, job);
       if (message.answers !== undefined) job.resolve(message.answers);
-      else job.reject(new Error(`Parsing ${job.message.file} failed on a worker thread: ${message.error}`));
+      else job.reject(new Error(`Parsing ${job.file} failed on a worker thread: ${message.error}`));
     });
     // A thread that dies takes its jobs with it: they fail with its error, and waiting jobs go to another thread.
     worker.on('error', (error) => this.lost(thread, error));

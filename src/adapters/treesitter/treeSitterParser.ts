@@ -11,9 +11,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Language, Node, Query, QueryCapture, Tree } from '@vscode/tree-sitter-wasm';
-import { CONTAINER_KINDS, hex8, type FileSymbols, type ParseThreads, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
+import { CONTAINER_KINDS, hex8, type FileSymbols, type SourceSymbol, type SymbolKind, type SymbolParser, type WantedSymbols } from '../../core/drift/symbols';
 import { LANGUAGES, type DeclarationRule, type LanguageRules } from './languages';
-import { ParsePool } from './parsePool';
+import { ParsePool, type ReadBytes } from './parsePool';
 import { packAnswers, unpackAnswers } from './threadAnswers';
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -47,6 +47,12 @@ interface Grammar {
 }
 
 type Runtime = typeof import('@vscode/tree-sitter-wasm');
+
+/** As ParseThreads, with a read that may find the answers known already: then there is nothing to parse. */
+export interface TreeSitterThreads {
+  parse(fileName: string, read: ReadBytes, wanted?: WantedSymbols): Promise<FileSymbols | undefined>;
+  release(): Promise<void>;
+}
 
 // WebAssembly grammars are immutable: one load per process, shared by every parser.
 let runtime: Promise<Runtime> | undefined;
@@ -103,8 +109,9 @@ export class TreeSitterParser implements SymbolParser {
    * Threads for a batch of files, with the grammars those files need loading at once; undefined
    * when none of the files is parsed here, or the pool was not built. The threads send back only
    * what was wanted of each file (partial symbols), so this thread keeps neither text nor grammar.
+   * A file is read when a thread is ready for it; its parse is undefined when `read` found nothing to parse.
    */
-  threads(fileNames: readonly string[]): ParseThreads | undefined {
+  parseThreads(fileNames: readonly string[]): TreeSitterThreads | undefined {
     const files = fileNames.filter((file) => rulesOf(file));
     if (!files.length) return undefined;
     pool ??= ParsePool.beside(__dirname, (file) => rulesOf(file)!.grammar) ?? null;
@@ -112,7 +119,10 @@ export class TreeSitterParser implements SymbolParser {
     const threads = pool;
     threads.start(files);
     return {
-      parse: async (fileName, bytes, wanted) => unpackAnswers(fileName, await threads.answers(fileName, bytes, wanted), wanted),
+      parse: async (fileName, read, wanted) => {
+        const answers = await threads.answers(fileName, read, wanted);
+        return answers === undefined ? undefined : unpackAnswers(fileName, answers, wanted);
+      },
       release: () => threads.close(),
     };
   }

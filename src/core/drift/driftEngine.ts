@@ -341,25 +341,26 @@ export class DriftEngine {
   }
 
   private async read(relPath: string, wanted: WantedSymbols | undefined, threads: ParseThreads | undefined): Promise<SourceState> {
-    let bytes: Uint8Array;
+    // No stat first: one system call less per cited file, and a missing file shows up in the read anyway.
+    const readBytes = () => this.fs.readFile(path.join(this.root, relPath));
     try {
-      // No stat first: one system call less per cited file, and a missing file shows up here anyway.
-      bytes = await this.fs.readFile(path.join(this.root, relPath));
+      if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(await readBytes()) };
+      // On threads, the file is read when one is ready for it.
+      if (threads) return parsedState(await threads.parse(relPath, readBytes, wanted));
+      const bytes = await readBytes();
+      await this.parser.prepare?.(relPath);
+      return parsedState(this.parser.parse(relPath, new TextDecoder().decode(bytes), wanted));
     } catch (error) {
       if (isNotAFile(error)) return { exists: false };
       if (isFileAccessError(error)) return { exists: false, refused: error };
       throw error;
     }
-    if (!SYMBOL_FILE.test(relPath)) return { exists: true, fingerprint: contentFingerprint(bytes) };
-    let parsed: FileSymbols;
-    if (threads) parsed = await threads.parse(relPath, bytes, wanted);
-    else {
-      await this.parser.prepare?.(relPath);
-      parsed = this.parser.parse(relPath, new TextDecoder().decode(bytes), wanted);
-    }
-    // The whole-file hash costs a pass over every token: take it only for whole-file citations.
-    return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
   }
+}
+
+/** The state of a file that parsed: the whole-file hash costs a pass over every token, so it is taken only for whole-file citations. */
+function parsedState(parsed: FileSymbols): SourceState {
+  return { exists: true, symbols: parsed, get fingerprint() { return parsed.fingerprint; } };
 }
 
 /** Whether a file's state answers these reads without parsing it again. */

@@ -80,8 +80,12 @@ export interface SymbolParser {
 
 /** Parses of one batch on other threads, started for its files' languages before the first file is read. */
 export interface ParseThreads {
-  /** As parse(), of the file's bytes (given up to the thread that parses them), with no prepare() first; the result may be partial. */
-  parse(fileName: string, bytes: Uint8Array, wanted?: WantedSymbols): Promise<FileSymbols>;
+  /**
+   * As parse(), with no prepare() first; the result may be partial. `read` gives the file's bytes
+   * (up to the thread that parses them), called when a thread is ready for them: a batch holds
+   * only the files being parsed, not every file it was given.
+   */
+  parse(fileName: string, read: () => Promise<Uint8Array>, wanted?: WantedSymbols): Promise<FileSymbols>;
   /** The batch is done: the threads, and their memory, go. */
   release(): Promise<void>;
 }
