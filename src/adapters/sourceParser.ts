@@ -12,15 +12,15 @@ const MAX_CACHED = 2000;
 /**
  * The parser drift uses for every language: TS/JS through the TypeScript compiler API, the other
  * languages through tree-sitter, whose grammars load on first use. Unchanged text is never parsed
- * twice: a parse here is kept by its text; a batch parsed on other threads keeps only what was
+ * twice: a parse here is kept by file, with its text; a batch parsed on other threads keeps only what was
  * wanted of each file, by a digest of its bytes, and parses a file again for more.
  * TypeScript itself loads on the first TS/JS file, so a run that cites no TS/JS never parses it.
  */
 export class SourceParser implements SymbolParser {
   private ts?: CachingSymbolParser;
   private readonly treeSitter = new TreeSitterParser();
-  /** Parses here, keyed by the text itself (no copy of it), with the extension checked: the same text in another language is parsed anew. */
-  private readonly cache = new LruCache<string, { extension: string; parsed: FileSymbols }>(MAX_CACHED);
+  /** Parses here, by file, with the text parsed (no copy of it): a save replaces its file's entry, and old versions go with it. */
+  private readonly cache = new LruCache<string, { text: string; parsed: FileSymbols }>(MAX_CACHED);
   /** Parses on other threads (partial), by extension and a digest of the bytes: no text comes back to key them by. */
   private readonly answered = new LruCache<string, FileSymbols>(MAX_CACHED);
 
@@ -47,11 +47,11 @@ export class SourceParser implements SymbolParser {
 
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
-    const extension = extensionOf(fileName);
-    const cached = this.cache.get(text);
-    if (cached?.extension === extension) return cached.parsed;
+    // Not keyed by the text: V8 hashes a long string by its length alone, and a Map of long texts compares every one of that length.
+    const cached = this.cache.get(fileName);
+    if (cached?.text === text) return cached.parsed;
     const parsed = this.treeSitter.parse(fileName, text, wanted);
-    this.cache.set(text, { extension, parsed });
+    this.cache.set(fileName, { text, parsed });
     return parsed;
   }
 

@@ -4,6 +4,12 @@ export interface FileStat {
   size: number;
   isFile: boolean;
   isDirectory: boolean;
+  /**
+   * Names this version of the file, for a cache: any write makes another. Undefined when it
+   * cannot vouch for that: a file written in the last seconds, whose next write in the same tick
+   * of the file system's clock may keep its size and time.
+   */
+  version?: string;
 }
 
 /** Where a path must stay: its real path (links resolved) lies inside `within` (default: the workspace). */
@@ -30,6 +36,8 @@ export interface WriteOptions extends Scope {
  */
 export interface FileSystem {
   readFile(path: string, options?: ReadOptions): Promise<Uint8Array>;
+  /** As readFile, with the version of the file the bytes were read from (see FileStat.version). */
+  readVersioned(path: string, options?: ReadOptions): Promise<{ bytes: Uint8Array; version?: string }>;
   /** Write via a temp file in the same folder, then rename, so a crash never leaves half a file. */
   writeFileAtomic(path: string, data: string, options?: WriteOptions): Promise<void>;
   /** One write of `data` at the end of the file (created when missing), never through a link. */

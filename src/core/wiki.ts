@@ -64,7 +64,7 @@ export class Wiki {
   /** The lock every process takes around its writes to this wiki, so none loses another's work. */
   readonly lockPath: string;
   /** The last parse of each page file, reused while its bytes are unchanged. */
-  private readonly parsed = new Map<string, { bytes: Uint8Array; page: WikiPage }>();
+  private readonly parsed = new Map<string, { bytes: Uint8Array; page: WikiPage; version?: string }>();
 
   constructor(
     readonly root: string,
@@ -174,21 +174,29 @@ export class Wiki {
   private async loadEntry(name: string, wanted?: (name: string, bytes: Uint8Array) => boolean): Promise<WikiPage | undefined> {
     if (name.startsWith('.') || !name.endsWith('.md')) return undefined;
     const absolute = path.join(this.pagesDir, name);
-    let bytes: Uint8Array;
+    const previous = this.parsed.get(name);
+    // A page read before, still at that version, is not read again: a save re-checks every page citing the file, and one file can have hundreds.
+    if (previous?.version !== undefined && (await this.fs.stat(absolute))?.version === previous.version) {
+      return wanted && !wanted(name, previous.bytes) ? undefined : previous.page;
+    }
+    let read: { bytes: Uint8Array; version?: string };
     try {
       // No stat first: a folder or a page deleted since the listing fails the read, and pages are many.
-      bytes = await this.fs.readFile(absolute, { within: this.dir, maxBytes: MAX_PAGE_BYTES });
+      read = await this.fs.readVersioned(absolute, { within: this.dir, maxBytes: MAX_PAGE_BYTES });
     } catch (error) {
       if (isNotAFile(error)) return undefined;
       if (isFileAccessError(error)) return this.refusedPage(name.slice(0, -3), absolute, error);
       throw error;
     }
+    const { bytes, version } = read;
     if (wanted && !wanted(name, bytes)) return undefined;
     // Most loads follow a change to one page: the others parse to what they parsed to last time.
-    const previous = this.parsed.get(name);
-    if (previous && sameBytes(previous.bytes, bytes)) return previous.page;
+    if (previous && sameBytes(previous.bytes, bytes)) {
+      previous.version = version;
+      return previous.page;
+    }
     const page = parsePage(this.relative(absolute), name.slice(0, -3), bytes);
-    this.parsed.set(name, { bytes, page });
+    this.parsed.set(name, { bytes, page, version });
     return page;
   }
 

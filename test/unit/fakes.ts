@@ -42,6 +42,20 @@ export class MemoryFileSystem implements FileSystem {
     return bytes;
   }
 
+  async readVersioned(file: string, options: ReadOptions = {}): Promise<{ bytes: Uint8Array; version?: string }> {
+    const bytes = await this.readFile(file, options);
+    return { bytes, version: this.versionOf(this.files.get(file)!) };
+  }
+
+  /** Every content set, by write() or into `files`, is a new version. */
+  private readonly versions = new WeakMap<Uint8Array, string>();
+  private nextVersion = 0;
+  private versionOf(bytes: Uint8Array): string {
+    let version = this.versions.get(bytes);
+    if (!version) this.versions.set(bytes, (version = String(++this.nextVersion)));
+    return version;
+  }
+
   async assertWritable(file: string): Promise<void> {
     const refusal = this.refused.get(file) ?? this.refused.get(path.dirname(file));
     if (refusal) throw refusal;
@@ -76,7 +90,7 @@ export class MemoryFileSystem implements FileSystem {
 
   async stat(file: string): Promise<FileStat | undefined> {
     const bytes = this.files.get(file);
-    if (bytes) return { size: bytes.byteLength, isFile: true, isDirectory: false };
+    if (bytes) return { size: bytes.byteLength, isFile: true, isDirectory: false, version: this.versionOf(bytes) };
     return this.dirs.has(file) ? { size: 0, isFile: false, isDirectory: true } : undefined;
   }
 

@@ -136,6 +136,47 @@ describe('loading pages again', () => {
   });
 });
 
+describe('loading pages again by their versions', () => {
+  it('reads no unchanged page again, and reads a changed one', async () => {
+    const fs = new MemoryFileSystem();
+    fs.write('/ws/.wiki/pages/a.md', pageText('A', 'One.\n'));
+    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two.\n'));
+    const wiki = new Wiki('/ws', fs, fixedClock());
+    const [a1] = await wiki.loadPages();
+    const reads: string[] = [];
+    const readVersioned = fs.readVersioned.bind(fs);
+    fs.readVersioned = (file, options) => (reads.push(path.basename(file)), readVersioned(file, options));
+    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two, edited.\n'));
+    const [a2, b2] = await wiki.loadPages({ slugs: ['a', 'b'] });
+    assert.deepEqual(reads, ['b.md'], 'only the page written since');
+    assert.equal(a2, a1);
+    assert.equal(b2.body, 'Two, edited.\n');
+  });
+
+  it('reads a page whose file cannot vouch for its version every time (written in the last seconds)', async () => {
+    const root = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'wiki-versions-'));
+    try {
+      const pages = path.join(root, '.wiki', 'pages');
+      nodeFs.mkdirSync(pages, { recursive: true });
+      nodeFs.writeFileSync(path.join(pages, 'old.md'), pageText('Old', 'Settled.\n'));
+      nodeFs.utimesSync(path.join(pages, 'old.md'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      nodeFs.writeFileSync(path.join(pages, 'new.md'), pageText('New', 'Just written.\n'));
+      const files = new WorkspaceFiles(root);
+      const wiki = new Wiki(root, files, fixedClock());
+      await wiki.loadPages();
+      const reads: string[] = [];
+      const readVersioned = files.readVersioned.bind(files);
+      files.readVersioned = (file, options) => (reads.push(path.basename(file)), readVersioned(file, options));
+      nodeFs.writeFileSync(path.join(pages, 'new.md'), pageText('New', 'Written again.\n'));
+      const again = await wiki.loadPages();
+      assert.deepEqual(reads, ['new.md']);
+      assert.equal(again.find((page) => page.slug === 'new')!.body, 'Written again.\n');
+    } finally {
+      nodeFs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('loading only the pages that mention a path', () => {
   it('parses the pages whose text names one of the paths, and the page that is one of them', async () => {
     const fs = new MemoryFileSystem();

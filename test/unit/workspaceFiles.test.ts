@@ -37,6 +37,22 @@ describe('WorkspaceFiles (the one module for file access)', function () {
         await assert.rejects(files().readFile(box.at('missing.ts')), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
       });
 
+      it('names a settled file\'s version, the same until it is written: by the read that read it, and by a stat', async () => {
+        const file = box.at('.wiki/pages/a.md');
+        const minuteAgo = new Date(Date.now() - 60_000);
+        fs.writeFileSync(file, 'one\n');
+        assert.equal((await files().readVersioned(file)).version, undefined, 'just written: a write in the same tick could keep its time and size');
+        fs.utimesSync(file, minuteAgo, minuteAgo);
+        const { bytes, version } = await files().readVersioned(file);
+        assert.equal(new TextDecoder().decode(bytes), 'one\n');
+        assert.ok(version);
+        assert.equal((await files().stat(file))?.version, version);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        fs.writeFileSync(file, 'two\n');
+        fs.utimesSync(file, minuteAgo, minuteAgo); // the same size and time: the status change time still tells
+        assert.notEqual((await files().stat(file))?.version, version);
+      });
+
       it('refuses a FIFO at once, without blocking on it', async () => {
         execFileSync('mkfifo', [box.at('pipe.ts')]);
         const started = Date.now();

@@ -23,6 +23,15 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
  */
 const REAL_FOLDER_TTL_MS = 250;
 
+/** A file written this recently may be written again within one tick of the file system's clock, keeping its size and time. */
+const SETTLED_MS = 2000;
+
+/** The version of a file (see FileStat.version): which file (device, inode), its size, and when it and its status last changed. */
+function versionOf(stat: fs.Stats): string | undefined {
+  if (Date.now() - stat.mtimeMs < SETTLED_MS) return undefined;
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
 interface RealScope {
   path: string;
   real: string;
@@ -54,10 +63,16 @@ export class WorkspaceFiles implements FileSystem {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
+  readFile(given: string, options: ReadOptions = {}, opened?: (stat: fs.Stats) => void): Promise<Uint8Array> {
     // Reads come by the thousand (every page): no await on the common path, where the scope is known.
     const scope = this.resolvedScopes.get(options.within ?? this.root);
-    return scope ? this.readIn(scope, given, options) : this.scope(options.within).then((resolved) => this.readIn(resolved, given, options));
+    return scope ? this.readIn(scope, given, options, opened) : this.scope(options.within).then((resolved) => this.readIn(resolved, given, options, opened));
+  }
+
+  async readVersioned(given: string, options: ReadOptions = {}): Promise<{ bytes: Uint8Array; version?: string }> {
+    let version: string | undefined;
+    const bytes = await this.readFile(given, options, (stat) => (version = versionOf(stat)));
+    return { bytes, version };
   }
 
   /**
@@ -85,13 +100,15 @@ export class WorkspaceFiles implements FileSystem {
     return file;
   }
 
-  private async readIn(scope: RealScope, given: string, options: ReadOptions): Promise<Uint8Array> {
+  /** `opened`: told the open file's fstat, once the checks passed it. */
+  private async readIn(scope: RealScope, given: string, options: ReadOptions, opened?: (stat: fs.Stats) => void): Promise<Uint8Array> {
     const file = this.assertMayRead(scope, given);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
     const truncate = options.truncate === true;
     // Checked on the open file itself (its fstat), so a path swapped since the open cannot slip through.
     const check = (stat: fs.Stats): void | Promise<void> => {
       this.assertReadable(stat, file, maxBytes, truncate);
+      opened?.(stat);
       // O_NOFOLLOW made the last step no link; the folders above it must lead nowhere out either.
       const folder = this.realFolder(path.dirname(file));
       if (typeof folder !== 'string') return folder.then((real) => this.assertFolderInside(real, file, scope));
@@ -105,7 +122,10 @@ export class WorkspaceFiles implements FileSystem {
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
     }
     const target = await this.linkTarget(file, scope);
-    return this.calls.readChecked(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, (stat) => this.assertReadable(stat, file, maxBytes, truncate));
+    return this.calls.readChecked(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, maxBytes, (stat) => {
+      this.assertReadable(stat, file, maxBytes, truncate);
+      opened?.(stat);
+    });
   }
 
   private assertFolderInside(realFolder: string, file: string, scope: RealScope): void {
@@ -178,8 +198,8 @@ export class WorkspaceFiles implements FileSystem {
 
   async stat(file: string): Promise<FileStat | undefined> {
     try {
-      const stat = await fs.promises.stat(file);
-      return { size: stat.size, isFile: stat.isFile(), isDirectory: stat.isDirectory() };
+      const stat = await this.calls.stat(file);
+      return { size: stat.size, isFile: stat.isFile(), isDirectory: stat.isDirectory(), version: versionOf(stat) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
       throw error;
