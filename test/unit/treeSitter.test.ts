@@ -597,10 +597,11 @@ describe('the parse threads when something goes wrong', function () {
     try {
       const results = await Promise.allSettled([
         pool.answers('gone.py', async () => { throw new Error('ENOENT: gone.py'); }),
+        pool.answers('bad.py', () => { throw new Error('a read that throws at once'); }),
         pool.answers('known.py', async () => undefined),
         pool.answers('ok.py', bytesOf('x = 1')),
       ]);
-      assert.deepEqual(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message)), ['ENOENT: gone.py', undefined, 'ok.py']);
+      assert.deepEqual(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message)), ['ENOENT: gone.py', 'a read that throws at once', undefined, 'ok.py']);
     } finally {
       await pool.close();
     }

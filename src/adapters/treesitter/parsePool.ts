@@ -154,7 +154,8 @@ export class ParsePool {
     const { id, file, wanted } = job;
     // Whether the job is still this thread's: the thread may have died, or the pool closed, during the read.
     const current = () => this.sent.get(id) === job;
-    job.read().then(
+    // A read that throws at once fails its own job, like one that rejects, never the pump that called it.
+    Promise.resolve().then(job.read).then(
       (bytes) => {
         if (!current()) return;
         if (!bytes) return this.done(thread, job).resolve(undefined);
