@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { WikiError } from '../../src/core/errors';
+import type { FileSystem } from '../../src/core/ports';
 import { isWikiContent, Wiki, type TemplateFile } from '../../src/core/wiki';
 import { fixedClock, MemoryFileSystem, pageText } from './fakes';
 
@@ -119,12 +120,25 @@ describe('Wiki', () => {
   });
 });
 
+/** A wiki of two pages, `a` and `b`, in memory. */
+function twoPages() {
+  const fs = new MemoryFileSystem();
+  fs.write('/ws/.wiki/pages/a.md', pageText('A', 'One.\n'));
+  fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two.\n'));
+  return { fs, wiki: new Wiki('/ws', fs, fixedClock()) };
+}
+
+/** The names of the files `files` reads with their versions from now on. */
+function readsOf(files: Pick<FileSystem, 'readVersioned'>): string[] {
+  const reads: string[] = [];
+  const readVersioned = files.readVersioned.bind(files);
+  files.readVersioned = (file, options) => (reads.push(path.basename(file)), readVersioned(file, options));
+  return reads;
+}
+
 describe('loading pages again', () => {
   it('reuses the parse of unchanged pages and re-parses changed ones', async () => {
-    const fs = new MemoryFileSystem();
-    fs.write('/ws/.wiki/pages/a.md', pageText('A', 'One.\n'));
-    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two.\n'));
-    const wiki = new Wiki('/ws', fs, fixedClock());
+    const { fs, wiki } = twoPages();
     const [a1, b1] = await wiki.loadPages();
     fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two, edited.\n'));
     const [a2, b2] = await wiki.loadPages();
@@ -138,14 +152,9 @@ describe('loading pages again', () => {
 
 describe('loading pages again by their versions', () => {
   it('reads no unchanged page again, and reads a changed one', async () => {
-    const fs = new MemoryFileSystem();
-    fs.write('/ws/.wiki/pages/a.md', pageText('A', 'One.\n'));
-    fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two.\n'));
-    const wiki = new Wiki('/ws', fs, fixedClock());
+    const { fs, wiki } = twoPages();
     const [a1] = await wiki.loadPages();
-    const reads: string[] = [];
-    const readVersioned = fs.readVersioned.bind(fs);
-    fs.readVersioned = (file, options) => (reads.push(path.basename(file)), readVersioned(file, options));
+    const reads = readsOf(fs);
     fs.write('/ws/.wiki/pages/b.md', pageText('B', 'Two, edited.\n'));
     const [a2, b2] = await wiki.loadPages({ slugs: ['a', 'b'] });
     assert.deepEqual(reads, ['b.md'], 'only the page written since');
@@ -164,9 +173,7 @@ describe('loading pages again by their versions', () => {
       const files = new WorkspaceFiles(root);
       const wiki = new Wiki(root, files, fixedClock());
       await wiki.loadPages();
-      const reads: string[] = [];
-      const readVersioned = files.readVersioned.bind(files);
-      files.readVersioned = (file, options) => (reads.push(path.basename(file)), readVersioned(file, options));
+      const reads = readsOf(files);
       nodeFs.writeFileSync(path.join(pages, 'new.md'), pageText('New', 'Written again.\n'));
       const again = await wiki.loadPages();
       assert.deepEqual(reads, ['new.md']);

@@ -63,16 +63,21 @@ export class WorkspaceFiles implements FileSystem {
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
-  readFile(given: string, options: ReadOptions = {}, opened?: (stat: fs.Stats) => void): Promise<Uint8Array> {
-    // Reads come by the thousand (every page): no await on the common path, where the scope is known.
-    const scope = this.resolvedScopes.get(options.within ?? this.root);
-    return scope ? this.readIn(scope, given, options, opened) : this.scope(options.within).then((resolved) => this.readIn(resolved, given, options, opened));
+  readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
+    return this.readScoped(given, options);
   }
 
   async readVersioned(given: string, options: ReadOptions = {}): Promise<{ bytes: Uint8Array; version?: string }> {
     let version: string | undefined;
-    const bytes = await this.readFile(given, options, (stat) => (version = versionOf(stat)));
+    const bytes = await this.readScoped(given, options, (stat) => (version = versionOf(stat)));
     return { bytes, version };
+  }
+
+  /** `opened`: told the open file's fstat, once the checks passed it. */
+  private readScoped(given: string, options: ReadOptions, opened?: (stat: fs.Stats) => void): Promise<Uint8Array> {
+    // Reads come by the thousand (every page): no await on the common path, where the scope is known.
+    const scope = this.resolvedScopes.get(options.within ?? this.root);
+    return scope ? this.readIn(scope, given, options, opened) : this.scope(options.within).then((resolved) => this.readIn(resolved, given, options, opened));
   }
 
   /**
@@ -100,7 +105,6 @@ export class WorkspaceFiles implements FileSystem {
     return file;
   }
 
-  /** `opened`: told the open file's fstat, once the checks passed it. */
   private async readIn(scope: RealScope, given: string, options: ReadOptions, opened?: (stat: fs.Stats) => void): Promise<Uint8Array> {
     const file = this.assertMayRead(scope, given);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
