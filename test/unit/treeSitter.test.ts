@@ -397,6 +397,66 @@ describe('what a change means in each language', () => {
   });
 });
 
+describe('a parse that wants some names', function () {
+  this.timeout(60000);
+
+  it('answers each wanted name as a whole parse does, in every language: a member without its container, a container with all its members', async () => {
+    const parser = new TreeSitterParser();
+    for (const real of SOURCES) {
+      const text = fs.readFileSync(real.source(), 'utf8');
+      await parser.prepare(real.file);
+      const whole = parser.parse(real.file, text);
+      for (const name of real.cite) {
+        const wanted = parser.parse(real.file, text, { names: [name] });
+        const [got, expected] = [wanted.get(name)!, whole.get(name)!];
+        assert.ok(got, `${real.language} ${name}`);
+        assert.deepEqual([got.kind, got.startLine, got.endLine, got.sig, got.body, got.emptyBody === true], [expected.kind, expected.startLine, expected.endLine, expected.sig, expected.body, expected.emptyBody === true], `${real.language} ${name}`);
+        if (CONTAINER_KINDS.has(expected.kind)) assert.equal(containerShape(wanted, got), containerShape(whole, expected), `${real.language} ${name}: shape`);
+      }
+      assert.equal(parser.parse(real.file, text, { names: real.cite, wholeFile: true }).fingerprint, whole.fingerprint, `${real.language}: whole-file fingerprint`);
+    }
+  });
+
+  it('walks only the declarations whose text holds a wanted name, and says so; a name it cannot find gets the whole outline', async () => {
+    const parser = new TreeSitterParser();
+    const python = SOURCES.find((real) => real.language === 'Python')!;
+    const text = fs.readFileSync(python.source(), 'utf8');
+    await parser.prepare(python.file);
+    const wanted = parser.parse(python.file, text, { names: ['py_scanstring'] });
+    assert.deepEqual(wanted.partial && [...wanted.partial.names], ['py_scanstring']);
+    assert.ok(wanted.get('py_scanstring'));
+    assert.equal(wanted.get('JSONDecoder.decode'), undefined, 'a class that never names it is not walked');
+    assert.throws(() => wanted.symbols, /Only the wanted declarations .* parse it again/);
+    // Not found: the whole outline decides, whether the name is gone or its declaration does not hold it as cited (a macro before it).
+    const missing = parser.parse(python.file, text, { names: ['py_scanstring', 'NotDeclaredHere'] });
+    assert.equal(missing.partial, undefined);
+    assert.ok(missing.symbols.get('JSONDecoder.decode'));
+    const cpp = SOURCES.find((real) => real.language === 'C++')!;
+    await parser.prepare(cpp.file);
+    const unspaced = parser.parse(cpp.file, fs.readFileSync(cpp.source(), 'utf8'), { names: ['testing.CardinalityBetween'] });
+    assert.equal(unspaced.partial, undefined);
+    assert.ok(unspaced.get('testing.CardinalityBetween'), 'declared as `GTEST_API_ Cardinality Between(...)`');
+    // A name that is no plain word need not be in the text as cited: the whole outline.
+    assert.equal(parser.parse(python.file, text, { names: ['operator+'] }).partial, undefined);
+  });
+
+  it('is kept for what it answers: a later parse wanting more, or everything, of the same text parses again', async () => {
+    const parser = new SourceParser(false);
+    const python = SOURCES.find((real) => real.language === 'Python')!;
+    const text = fs.readFileSync(python.source(), 'utf8');
+    await parser.prepare(python.file);
+    const some = parser.parse(python.file, text, { names: ['py_scanstring'] });
+    assert.equal(parser.parse(python.file, text, { names: ['py_scanstring'] }), some, 'the same answers, not a new parse');
+    const more = parser.parse(python.file, text, { names: ['JSONDecoder.decode'] });
+    assert.notEqual(more, some);
+    assert.ok(more.get('JSONDecoder.decode'));
+    const all = parser.parse(python.file, text);
+    assert.equal(all.partial, undefined);
+    assert.ok(all.symbols.size > 10);
+    assert.equal(parser.parse(python.file, text, { names: ['JSONObject'] }), all, 'a whole parse answers any name');
+  });
+});
+
 describe('a full scan parses on worker threads', function () {
   this.timeout(60000);
 

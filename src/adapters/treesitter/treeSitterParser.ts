@@ -88,18 +88,19 @@ export class TreeSitterParser implements SymbolParser {
   }
 
   /**
-   * The symbols of a file. Comments are looked for only where the wanted symbols will be hashed,
-   * while the tree is here; a hash anywhere else that may hold one parses the text again.
+   * The symbols of a file: with `wanted`, only the declarations that may be wanted (partial; see
+   * WantedWords). Comments are looked for only where the wanted symbols will be hashed, while the
+   * tree is here; a hash anywhere else that may hold one parses the text again.
    */
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     const { rules, grammar } = this.grammarOf(fileName);
     const tree = this.parseTree(fileName, text, grammar);
     try {
       const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
-      const index = outline(tree.rootNode, grammar, rules);
+      const { index, partial } = outlineFor(tree.rootNode, grammar, rules, wanted && WantedWords.of(text, wanted));
       if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
       for (const name of wanted?.names ?? []) index.prepare(name, tokens);
-      return symbolsOf(packOutline(index.pieces), tokens);
+      return symbolsOf(packOutline(index.pieces), tokens, partial);
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
@@ -260,15 +261,81 @@ interface Entry {
 }
 
 /**
+ * What a partial outline keeps: the wanted names, and the declarations whose text holds the last
+ * part of one as a word (a declaration holds its own name, and a container its members'). A word
+ * in a comment or a call only costs a walk. Each word's next place is found as the walk goes.
+ */
+class WantedWords {
+  private readonly words: string[];
+  private readonly next: number[];
+
+  private constructor(private readonly text: string, readonly names: ReadonlySet<string>) {
+    this.words = [...new Set([...names].map((name) => name.slice(name.lastIndexOf('.') + 1)))];
+    this.next = this.words.map(() => -1);
+  }
+
+  /** Undefined, for the whole outline, when a name's last part is no plain word: the text need not hold it as cited (`operator +`). */
+  static of(text: string, wanted: WantedSymbols): WantedWords | undefined {
+    const only = new WantedWords(text, new Set(wanted.names));
+    return only.words.every((word) => PLAIN_WORD.test(word)) ? only : undefined;
+  }
+
+  /** Whether [start, end) holds a wanted word; `start` never goes back from one call to the next (the walk is in document order). */
+  holds(start: number, end: number): boolean {
+    for (let i = 0; i < this.words.length; i++) {
+      if (this.next[i] < start) this.next[i] = nextWord(this.text, this.words[i], start);
+      if (this.next[i] < end) return true;
+    }
+    return false;
+  }
+}
+
+const PLAIN_WORD = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+
+/** Where the text next holds `word` as a word, from `from` on; infinity when it does not. */
+function nextWord(text: string, word: string, from: number): number {
+  for (let at = text.indexOf(word, from); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!isWordCode(text.charCodeAt(at - 1)) && !isWordCode(text.charCodeAt(at + word.length))) return at;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** An ASCII letter, digit or underscore (NaN, before the text or after it, is none). */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/**
+ * The outline a parse needs: partial when only some names are wanted. Not finding one is no answer,
+ * though: its declaration may not hold it as cited (`Cardinality Between`, after a macro), and a
+ * whole outline decides. (A function of its own: a closure here would keep the syntax tree's nodes
+ * alive with the symbols.)
+ */
+function outlineFor(root: Node, grammar: Grammar, rules: LanguageRules, only: WantedWords | undefined): { index: ReturnType<typeof outline>; partial?: FileSymbols['partial'] } {
+  if (only) {
+    const index = outline(root, grammar, rules, only);
+    let found = true;
+    for (const name of only.names) found &&= index.pieces.has(name);
+    if (found) return { index, partial: { names: only.names, wholeFile: true } };
+  }
+  return { index: outline(root, grammar, rules) };
+}
+
+/**
  * The declarations of a file, walked from the root: a declaration inside a container or scope is
  * its member; one inside anything else (a function body) is not a symbol, so function bodies are
  * never visited. Statement blocks are walked from JavaScript; other subtrees (expressions, which
  * rarely hold a declaration) are searched with the declarations query, inside WebAssembly.
  */
-function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
+function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: WantedWords) {
   const pieces = new Map<string, Entry>();
-  // Open declarations around the current one: `prefix` names its members; `members` is false inside a function.
-  const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean }> = [];
+  // Open declarations around the current one: `prefix` names its members; `members` is false inside a function; `whole`: inside a wanted one.
+  const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean; whole: boolean }> = [];
+  /** In a partial outline, whether a node at [start, end) is walked: when it may hold a wanted declaration, or is inside one (a container's shape is made of its members). */
+  const walked = (wanted: WantedWords, start: number, end: number): boolean => {
+    while (open.length && open[open.length - 1].end <= start) open.pop();
+    return open[open.length - 1]?.whole === true || wanted.holds(start, end);
+  };
   /** Indexes one declaration (in document order): 'closed' when nothing inside it can be a symbol, 'nameless' when it declares no name, else its body. */
   /** `place`: where the walk found the node (asking the tree for a parent or sibling costs a descent from the root). */
   const add = (node: Node, type: string, place?: Place): 'closed' | 'nameless' | { body?: Node } => {
@@ -287,7 +354,9 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
       const qualified = around ? `${around.prefix}.${name}` : name;
       if (made) record(pieces, qualified, kind === 'function' && around?.inType ? 'method' : kind, made);
       // Pushed for the last name only: a declaration with several names (`A, B int`) has no members.
-      if (name === names[names.length - 1]) open.push({ end, prefix: qualified, members: opens, inType: rule.scope === true || TYPE_KINDS.has(kind) });
+      if (name === names[names.length - 1]) {
+        open.push({ end, prefix: qualified, members: opens, inType: rule.scope === true || TYPE_KINDS.has(kind), whole: around?.whole === true || only?.names.has(qualified) === true });
+      }
     }
     return opens ? { body } : 'closed';
   };
@@ -305,7 +374,9 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
     const flush = () => {
       // The binding counts query ranges in bytes of UTF-16: two per character.
       if (runNested && runEnd > runStart) {
-        for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) if (found.id !== node.id) add(found, found.type);
+        for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) {
+          if (found.id !== node.id && (!only || walked(only, found.startIndex, found.endIndex))) add(found, found.type);
+        }
       }
       runStart = -1;
       runNested = false;
@@ -315,12 +386,13 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules) {
       const child = children[index];
       if (!child) continue;
       const type = child.type;
-      if (body && child.id === body.id) {
-        flush();
-        visitChildren(child);
-      } else if (Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
-        flush();
-        visit(child, type, { parent: node, wrapper, siblings: children, index });
+      const isBody = body !== undefined && child.id === body.id;
+      if (isBody || Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
+        flush(); // first: the run's declarations come before this child, and the walk keeps to document order
+        // A child ends before the next one starts: that start bounds it, without asking the tree.
+        if (only && !walked(only, child.startIndex, children[index + 1]?.startIndex ?? node.endIndex)) continue;
+        if (isBody) visitChildren(child);
+        else visit(child, type, { parent: node, wrapper, siblings: children, index });
       } else if (!wrapper && !grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
         if (runStart < 0) runStart = child.startIndex;
         runEnd = child.endIndex;
@@ -380,7 +452,7 @@ function groupByParent<T>(named: Iterable<[string, T]>): Map<string, T[]> {
  * Names are found in the outline's one string, through two number arrays built on the first
  * lookup: a table of every declaration's name would cost far more memory across thousands of files.
  */
-function symbolsOf(outline: Outline, tokens: TokenText): FileSymbols {
+function symbolsOf(outline: Outline, tokens: TokenText, partial?: FileSymbols['partial']): FileSymbols {
   const { numbers, names } = outline;
   const computed = new Map<string, SourceSymbol>();
   let index: NameIndex | undefined;
@@ -401,7 +473,9 @@ function symbolsOf(outline: Outline, tokens: TokenText): FileSymbols {
   let byParent: Map<string, number[]> | undefined;
   let fingerprint: string | undefined;
   return {
+    partial,
     get symbols() {
+      if (partial) throw new Error('Only the wanted declarations of this file were read: parse it again, wanting nothing, to read every declaration.');
       if (!all) {
         const at = (index ??= indexNames(outline));
         all = new Map();

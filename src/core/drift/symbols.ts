@@ -44,7 +44,8 @@ export interface FileSymbols {
   members?(name: string): SourceSymbol[];
   /**
    * Set when only what was wanted of the file was read (a parse on another thread, which keeps no
-   * text here): `get` answers these names, `fingerprint` the whole file only when it was wanted,
+   * text here; or one here that walked only the declarations that may be wanted): `get` answers
+   * these names, `fingerprint` the whole file only when it was wanted (or says so here),
    * `shapeOf` a wanted container's shape. Anything else needs the file parsed again.
    */
   readonly partial?: { readonly names: ReadonlySet<string>; readonly wholeFile: boolean };
@@ -62,7 +63,8 @@ export interface TypeFingerprints {
 
 /**
  * What a caller is about to read of a parse: these symbols' fingerprints, and the whole file's.
- * A parser may do the work for these while it still has the syntax tree; any other read still works.
+ * A parser may do the work for these while it still has the syntax tree, and read nothing else:
+ * then its symbols say they are partial, and any other read needs a parse wanting nothing.
  */
 export interface WantedSymbols {
   readonly names: Iterable<string>;
