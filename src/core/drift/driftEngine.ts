@@ -53,6 +53,8 @@ const MODULE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx'
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
   private readonly sources = new Map<string, Promise<SourceState>>();
+  /** The state each read in `sources` settled to: a citation it answers is checked without waiting. */
+  private readonly settled = new Map<string, SourceState>();
   private readonly shapes = new WeakMap<Declared['file'], Map<string, string>>();
 
   constructor(
@@ -67,6 +69,7 @@ export class DriftEngine {
   /** Forgets a file's cached state (it was saved, created, deleted or renamed). */
   invalidate(relPath: string): void {
     this.sources.delete(relPath);
+    this.settled.delete(relPath);
     this.types?.invalidate(relPath);
   }
 
@@ -107,6 +110,7 @@ export class DriftEngine {
         const found: DriftIssue[] = [];
         const anchors = page.frontmatter.anchors ?? {};
         for (const citation of citations) {
+          if (this.unchanged(citation, anchors[citation.text])) continue;
           const issue = await this.checkCitation(citation, anchors[citation.text]);
           if (issue) found.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
         }
@@ -335,9 +339,30 @@ export class DriftEngine {
 
   private remember(relPath: string, reading: Promise<SourceState>): Promise<SourceState> {
     this.sources.set(relPath, reading);
-    // A read that failed (a parse thread that died) is not remembered: the next check reads the file again.
-    reading.then(undefined, () => this.sources.get(relPath) === reading && this.sources.delete(relPath));
+    this.settled.delete(relPath);
+    reading.then(
+      (state) => this.sources.get(relPath) === reading && this.settled.set(relPath, state),
+      // A read that failed (a parse thread that died) is not remembered: the next check reads the file again.
+      () => this.sources.get(relPath) === reading && this.sources.delete(relPath),
+    );
     return reading;
+  }
+
+  /**
+   * Whether a citation certainly still matches its stamp, decided without waiting, as most of a
+   * scan's do: its file is read and declares the symbol itself, and each fingerprint the anchor
+   * recorded is unchanged. Anything else (an issue, a re-export, a type) is checkCitation's to decide.
+   */
+  private unchanged(citation: Citation, anchor: string | undefined): boolean {
+    const state = anchor && !citation.outside ? this.settled.get(citation.path) : undefined;
+    if (!state?.exists) return false;
+    const recorded = parseAnchor(anchor!);
+    if (!citation.symbol) return (!state.symbols || answersWanted(state.symbols, { names: [], wholeFile: true })) && recorded.file === state.fingerprint;
+    if (!state.symbols || !answersWanted(state.symbols, { names: [citation.symbol] }) || (recorded.type !== undefined && this.types)) return false;
+    const current = state.symbols.get(citation.symbol);
+    if (!current || recorded.sig !== current.sig) return false;
+    if (!CONTAINER_KINDS.has(current.kind)) return recorded.body === current.body;
+    return recorded.shape !== undefined && recorded.shape === this.shapeOf(state.symbols, current);
   }
 
   private async read(relPath: string, wanted: WantedSymbols | undefined, threads: ParseThreads | undefined): Promise<SourceState> {
