@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceFiles } from '../../src/adapters/files/workspaceFiles';
 import { SourceParser } from '../../src/adapters/sourceParser';
+import { LANGUAGES } from '../../src/adapters/treesitter/languages';
 import { ParsePool } from '../../src/adapters/treesitter/parsePool';
 import { unpackAnswers } from '../../src/adapters/treesitter/threadAnswers';
 import { TreeSitterParser } from '../../src/adapters/treesitter/treeSitterParser';
@@ -394,6 +395,16 @@ describe('what a change means in each language', () => {
     const typed = await prints('m.php', text.replace('protected ?string', 'public string'), ['Order', 'Order.email']);
     assert.notEqual(typed['Order.email'].sig, before['Order.email'].sig);
     assert.notEqual(typed.Order.shape, before.Order.shape);
+  });
+});
+
+describe('the rule tables', () => {
+  it('give every language, and every declaration rule, the same properties in the same order (one hidden class each in V8)', () => {
+    const languages = Object.values(LANGUAGES);
+    const rules = languages.flatMap((language) => Object.values(language.declarations));
+    for (const language of languages) assert.deepEqual(Object.keys(language), Object.keys(languages[0]), language.grammar);
+    for (const rule of rules) assert.deepEqual(Object.keys(rule), Object.keys(rules[0]));
+    assert.ok(rules.length > 100);
   });
 });
 
