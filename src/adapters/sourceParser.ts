@@ -49,7 +49,7 @@ export class SourceParser implements SymbolParser {
     if (!isTreeSitterFile(fileName)) return this.typescript.parse(fileName, text);
     // Not keyed by the text: V8 hashes a long string by its length alone, and a Map of long texts compares every one of that length.
     const cached = this.cache.get(fileName);
-    if (cached?.text === text && (!cached.parsed.partial || (wanted && answersWanted(cached.parsed, wanted)))) return cached.parsed;
+    if (cached?.text === text && answersWanted(cached.parsed, wanted)) return cached.parsed;
     const parsed = this.treeSitter.parse(fileName, text, wanted);
     this.cache.set(fileName, { text, parsed });
     return parsed;

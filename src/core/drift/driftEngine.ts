@@ -357,8 +357,8 @@ export class DriftEngine {
     const state = anchor && !citation.outside ? this.settled.get(citation.path) : undefined;
     if (!state?.exists) return false;
     const recorded = parseAnchor(anchor!);
-    if (!citation.symbol) return (!state.symbols || answersWanted(state.symbols, { names: [], wholeFile: true })) && recorded.file === state.fingerprint;
-    if (!state.symbols || !answersWanted(state.symbols, { names: [citation.symbol] }) || (recorded.type !== undefined && this.types)) return false;
+    if (!citation.symbol) return answers(state, { names: [], wholeFile: true }) && recorded.file === state.fingerprint;
+    if (!state.symbols || !answers(state, { names: [citation.symbol] }) || (recorded.type !== undefined && this.types)) return false;
     const current = state.symbols.get(citation.symbol);
     if (!current || recorded.sig !== current.sig) return false;
     if (!CONTAINER_KINDS.has(current.kind)) return recorded.body === current.body;
@@ -391,7 +391,7 @@ function parsedState(parsed: FileSymbols): SourceState {
 /** Whether a file's state answers these reads without parsing it again. */
 function answers(state: SourceState, wanted: Reads): boolean {
   if (!state.exists || !state.symbols) return true;
-  return wanted === 'all' ? !state.symbols.partial : answersWanted(state.symbols, wanted);
+  return answersWanted(state.symbols, wanted === 'all' ? undefined : wanted);
 }
 
 /**

@@ -92,12 +92,12 @@ export interface ParseThreads {
   release(): Promise<void>;
 }
 
-/** Whether symbols answer these reads: all of them do, unless they are partial (see FileSymbols.partial). */
+/** Whether symbols answer these reads: all of them do, unless they are partial (see FileSymbols.partial); nothing wanted is everything. */
 export function answersWanted(symbols: Pick<FileSymbols, 'partial'>, wanted: WantedSymbols | undefined): boolean {
   const partial = symbols.partial;
   if (!partial) return true;
-  if (wanted?.wholeFile && !partial.wholeFile) return false;
-  for (const name of wanted?.names ?? []) if (!partial.names.has(name)) return false;
+  if (!wanted || (wanted.wholeFile && !partial.wholeFile)) return false;
+  for (const name of wanted.names) if (!partial.names.has(name)) return false;
   return true;
 }
 
