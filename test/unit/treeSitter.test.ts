@@ -451,6 +451,33 @@ describe('a parse that wants some names', function () {
     assert.equal(parser.parse(python.file, text, { names: ['operator+'] }).partial, undefined);
   });
 
+  it('finds a wanted name only as a whole word: inside a longer name, a string or a call, it walks no more than it must and misses nothing', async () => {
+    const parser = new TreeSitterParser();
+    await parser.prepare('m.py');
+    const text = [
+      'class Renderer:',
+      '    def render_all(self): return "render"',
+      'class Other:',
+      '    def prerender(self): pass',
+      'class Page:',
+      '    def render(self): return 1',
+      '    def render(self, x): return 2',
+      'def größe(): return render',
+      '',
+    ].join('\n');
+    const whole = parser.parse('m.py', text);
+    const some = parser.parse('m.py', text, { names: ['Page.render'] });
+    assert.ok(some.partial, 'every wanted name was found');
+    assert.equal(some.get('Other.prerender'), undefined, 'a longer word holding it is not the word');
+    assert.ok(some.get('Renderer.render_all'), 'a class whose text holds the word (a string) is walked');
+    const [found, expected] = [some.get('Page.render')!, whole.get('Page.render')!];
+    assert.deepEqual([found.startLine, found.endLine, found.sig, found.body], [expected.startLine, expected.endLine, expected.sig, expected.body], 'both definitions, as a whole parse has them');
+    // A word that is not plain ASCII is not looked for: the whole outline answers it.
+    const wide = parser.parse('m.py', text, { names: ['größe'] });
+    assert.equal(wide.partial, undefined);
+    assert.equal(wide.get('größe')?.body, whole.get('größe')!.body);
+  });
+
   it('is kept for what it answers: a later parse wanting more, or everything, of the same text parses again', async () => {
     const parser = new SourceParser(false);
     const python = SOURCES.find((real) => real.language === 'Python')!;
