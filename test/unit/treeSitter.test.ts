@@ -500,7 +500,7 @@ describe('a full scan parses on worker threads', function () {
 
   it('a parse thread answers what is wanted of a file in every language as a whole parse here does', async () => {
     const here = new TreeSitterParser();
-    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file))!;
+    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file), () => undefined)!;
     assert.ok(pool, 'the worker script is built beside the parser');
     try {
       for (const real of SOURCES) {
@@ -665,7 +665,7 @@ describe('the parse threads when something goes wrong', function () {
   };
 
   it('a thread that dies fails its parses with why, and the next parse gets a new thread', async () => {
-    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: '' });`), () => 'python', 1);
+    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: '' });`), () => 'python', () => undefined, 1);
     try {
       await assert.rejects(pool.answers('die.py', bytesOf('x = 1')), /A parse thread stopped \(exit code 3\)/);
       assert.equal(await pool.answers('ok.py', bytesOf('x = 1')), '', 'a new thread parses');
@@ -675,7 +675,7 @@ describe('the parse threads when something goes wrong', function () {
   });
 
   it('a thread is given a file\'s bytes only when it is ready for them: of ten files waiting on a busy thread, two are read', async () => {
-    const pool = new ParsePool(script('/* busy: never answers */'), () => 'python', 1);
+    const pool = new ParsePool(script('/* busy: never answers */'), () => 'python', () => undefined, 1);
     let reads = 0;
     const files = Array.from({ length: 10 }, (_, i) => `f${i}.py`);
     const waiting = files.map((file) => assert.rejects(pool.answers(file, async () => (reads++, new TextEncoder().encode('x = 1'))), /The parse threads were closed/));
@@ -691,7 +691,7 @@ describe('the parse threads when something goes wrong', function () {
   });
 
   it('a file that cannot be read fails its own parse only; a read that finds nothing to parse sends the thread nothing', async () => {
-    const pool = new ParsePool(script(`if (message.file === 'known.py') process.exit(4); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: message.file });`), () => 'python', 1);
+    const pool = new ParsePool(script(`if (message.file === 'known.py') process.exit(4); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: message.file });`), () => 'python', () => undefined, 1);
     try {
       const results = await Promise.allSettled([
         pool.answers('gone.py', async () => { throw new Error('ENOENT: gone.py'); }),
@@ -706,14 +706,27 @@ describe('the parse threads when something goes wrong', function () {
   });
 
   it('closing the pool fails the parses still waiting, rather than leaving them hanging', async () => {
-    const pool = new ParsePool(script('/* never answers */'), () => 'python', 1);
+    const pool = new ParsePool(script('/* never answers */'), () => 'python', () => undefined, 1);
     const waiting = ['a.py', 'b.py', 'c.py'].map((file) => assert.rejects(pool.answers(file, bytesOf('x = 1')), new RegExp(`The parse threads were closed before ${file.replace('.', '\\.')} was parsed`)));
     await pool.close();
     await Promise.all(waiting);
   });
 
+  it('a thread hands this process the WebAssembly it compiled, the runtime and each grammar, which outlive the thread (their code is shared)', async () => {
+    const kept = new Map<string, WebAssembly.Module>();
+    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file), (file, module) => kept.set(file, module))!;
+    try {
+      for (const real of SOURCES) assert.equal(typeof (await pool.answers(real.file, async () => fs.readFileSync(real.source()))), 'string', real.language);
+    } finally {
+      await pool.close();
+    }
+    const grammars = new Set(SOURCES.map((real) => LANGUAGES[path.extname(real.file)].grammar));
+    assert.deepEqual([...kept.keys()].sort(), ['tree-sitter.wasm', ...grammars].sort(), 'each file once, from whichever thread compiled it');
+    for (const [file, module] of kept) assert.ok(module instanceof WebAssembly.Module && WebAssembly.Module.exports(module).length > 0, file);
+  });
+
   it('a file no grammar reads fails its parse with the parser\'s message', async () => {
-    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file))!;
+    const pool = ParsePool.beside(path.dirname(require.resolve('../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file), () => undefined)!;
     try {
       await assert.rejects(pool.answers('notes.txt', bytesOf('plain text')), /Parsing notes\.txt failed on a worker thread: No grammar is loaded for notes\.txt/);
     } finally {

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WantedSymbols } from '../../core/drift/symbols';
-import type { ParseJob, ToParseWorker } from './parseWorker';
+import type { FromParseWorker, ParseJob, ToParseWorker } from './parseWorker';
 
 /** Threads beyond this add memory (a grammar heap each) faster than they save time. */
 const MAX_THREADS = 4;
@@ -52,13 +52,15 @@ export class ParsePool {
     private readonly script: string,
     /** The grammar a file parses with. */
     private readonly grammarOf: (file: string) => string,
+    /** Takes the WebAssembly a thread compiled, to hold in this process (see parseWorker.ts). */
+    private readonly keep: (file: string, module: WebAssembly.Module) => void,
     private readonly size = Math.min(MAX_THREADS, os.availableParallelism()),
   ) {}
 
   /** The pool whose worker script is in `dir` (dist/parseWorker.js beside a bundle, or the compiled module), or none when it was not built. */
-  static beside(dir: string, grammarOf: (file: string) => string): ParsePool | undefined {
+  static beside(dir: string, grammarOf: (file: string) => string, keep: (file: string, module: WebAssembly.Module) => void): ParsePool | undefined {
     const script = path.join(dir, 'parseWorker.js');
-    return fs.existsSync(script) ? new ParsePool(script, grammarOf) : undefined;
+    return fs.existsSync(script) ? new ParsePool(script, grammarOf, keep) : undefined;
   }
 
   /**
@@ -176,7 +178,11 @@ export class ParsePool {
   private launch(): Thread {
     const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const thread: Thread = { worker, busy: 0, grammars: new Set(), share: 0 };
-    worker.on('message', (message: { id: number; answers?: string; error?: string }) => {
+    worker.on('message', (message: FromParseWorker) => {
+      if ('compiled' in message) {
+        for (const [file, module] of message.compiled) this.keep(file, module);
+        return;
+      }
       const job = this.sent.get(message.id);
       if (!job) return;
       this.done(thread, job);

@@ -1,7 +1,7 @@
 // Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan), one file per
 // message: the file's bytes in, what was wanted of it out, hashed here (see threadAnswers.ts).
 import { parentPort } from 'node:worker_threads';
-import { TreeSitterParser } from './treeSitterParser';
+import { compiledWebAssembly, TreeSitterParser } from './treeSitterParser';
 
 export interface ParseJob {
   id: number;
@@ -13,20 +13,37 @@ export interface ParseJob {
 /** A parse, or the grammars to load before the first one (one file per grammar). */
 export type ToParseWorker = ParseJob | { prepare: readonly string[] };
 
+/** A parse's answers or error; or WebAssembly this thread compiled, for the pool's process to hold (its code then outlives the thread). */
+export type FromParseWorker = { id: number; answers?: string; error?: string } | { compiled: Array<[string, WebAssembly.Module]> };
+
 const parser = new TreeSitterParser();
 const decoder = new TextDecoder();
+const sent = new Set<string>();
+
+function post(message: FromParseWorker): void {
+  parentPort!.postMessage(message);
+}
+
+/** Sends the WebAssembly compiled since the last call. */
+function sendCompiled(): void {
+  const fresh = [...compiledWebAssembly()].filter(([file]) => !sent.has(file));
+  for (const [file] of fresh) sent.add(file);
+  if (fresh.length) post({ compiled: fresh });
+}
 
 parentPort?.on('message', async (message: ToParseWorker) => {
   if ('prepare' in message) {
     // A grammar that cannot load is a broken install: the thread fails, and so do the parses sent to it, with that error.
     for (const file of message.prepare) await parser.prepare(file);
+    sendCompiled();
     return;
   }
   const { id, file, bytes, wanted } = message;
   try {
     await parser.prepare(file);
-    parentPort!.postMessage({ id, answers: parser.answersOf(file, decoder.decode(bytes), wanted) });
+    sendCompiled();
+    post({ id, answers: parser.answersOf(file, decoder.decode(bytes), wanted) });
   } catch (error) {
-    parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    post({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });

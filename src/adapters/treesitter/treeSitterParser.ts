@@ -59,6 +59,12 @@ let runtime: Promise<Runtime> | undefined;
 const grammars = new Map<string, Promise<Grammar>>();
 // One pool of parse threads per process; null when its worker script was not built.
 let pool: ParsePool | null | undefined;
+// The WebAssembly this process compiled, or a parse thread did and sent here, by file name. V8
+// shares the compiled code of the same bytes among a process's threads while one of them holds it:
+// held here, what the threads compile and optimise outlives them, and a parse on this thread
+// afterwards (a save) runs at once at their speed, where a fresh compile cost the first parses of
+// each language tens of milliseconds.
+const compiled = new Map<string, WebAssembly.Module>();
 
 /** Parses the languages of `LANGUAGES`; each grammar loads on first use (`prepare`), in whatever process runs drift. */
 export class TreeSitterParser implements SymbolParser {
@@ -115,7 +121,7 @@ export class TreeSitterParser implements SymbolParser {
   parseThreads(fileNames: readonly string[]): TreeSitterThreads | undefined {
     const files = fileNames.filter((file) => rulesOf(file));
     if (!files.length) return undefined;
-    pool ??= ParsePool.beside(__dirname, (file) => rulesOf(file)!.grammar) ?? null;
+    pool ??= ParsePool.beside(__dirname, (file) => rulesOf(file)!.grammar, (file, module) => compiled.set(file, module)) ?? null;
     if (!pool) return undefined;
     const threads = pool;
     threads.start(files);
@@ -158,14 +164,27 @@ export class TreeSitterParser implements SymbolParser {
   }
 }
 
+/** The WebAssembly modules this process holds (see `compiled`), by file name. */
+export function compiledWebAssembly(): ReadonlyMap<string, WebAssembly.Module> {
+  return compiled;
+}
+
+/** Compiles a WebAssembly file, and holds it: the runtime's and the grammar's own loads of the same bytes then share its code. */
+async function compile(grammarDir: string, file: string): Promise<Uint8Array> {
+  const bytes = new Uint8Array(fs.readFileSync(path.join(grammarDir, file)));
+  if (!compiled.has(file)) compiled.set(file, await WebAssembly.compile(bytes));
+  return bytes;
+}
+
 async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Grammar> {
   runtime ??= (async () => {
     const loaded = await import('@vscode/tree-sitter-wasm');
+    await compile(grammarDir, RUNTIME);
     await loaded.Parser.init({ locateFile: (file: string) => path.join(grammarDir, file) });
     return loaded;
   })();
   const { Language, Query } = await runtime;
-  const language = await Language.load(new Uint8Array(fs.readFileSync(path.join(grammarDir, rules.grammar))));
+  const language = await Language.load(await compile(grammarDir, rules.grammar));
   const declarations = Object.keys(rules.declarations).filter((type) => language.idForNodeType(type, true) !== null).map((type) => `(${type}) @declaration`);
   const comments = new Set<string>((rules.commentLike ?? []).filter((type) => language.idForNodeType(type, true) !== null));
   for (let id = 0; id < language.nodeTypeCount; id++) {
@@ -203,10 +222,13 @@ function rulesOf(file: string): LanguageRules | undefined {
   return LANGUAGES[path.extname(file).toLowerCase()];
 }
 
+/** The tree-sitter runtime's own WebAssembly, beside the grammars. */
+const RUNTIME = 'tree-sitter.wasm';
+
 /** dist/grammars next to the bundle; else the package's own folder (tests and the CLI run from source). */
 function defaultGrammarDir(): string {
   const bundled = path.join(__dirname, 'grammars');
-  if (fs.existsSync(path.join(bundled, 'tree-sitter.wasm'))) return bundled;
+  if (fs.existsSync(path.join(bundled, RUNTIME))) return bundled;
   return path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 }
 
