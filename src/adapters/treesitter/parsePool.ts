@@ -15,7 +15,7 @@ const YOUNG_GENERATION_MB = 16;
 interface Thread {
   worker: Worker;
   busy: number;
-  /** The grammars this thread parses with (each one's compiled code is tens of MB per thread). */
+  /** The grammars this thread parses with (each one's tables are copied into the memory of every thread that loads it). */
   grammars: Set<string>;
   /** Files of the current batch given to it, to share grammars out evenly. */
   share: number;

@@ -298,7 +298,7 @@ class WantedWords {
 
   private constructor(private readonly text: string, readonly names: ReadonlySet<string>, words: readonly string[]) {
     this.words = new Set(words);
-    this.lengths = new Uint8Array(Math.max(0, ...words.map((word) => word.length)) + 1);
+    this.lengths = new Uint8Array(words.reduce((longest, word) => Math.max(longest, word.length), 0) + 1);
     for (const word of words) {
       this.lengths[word.length] = 1;
       this.firsts[word.charCodeAt(0)] = 1;
