@@ -9,8 +9,13 @@ import type { FromParseWorker, ParseJob, ToParseWorker } from './parseWorker';
 const MAX_THREADS = 4;
 /** Jobs given to a thread at once: one parsing, one read and waiting; the rest wait here, unread, so big files do not pile up behind each other. */
 const IN_FLIGHT = 2;
-/** A parse makes many short-lived syntax nodes: a small young generation collects them as often, in far less memory than the default. */
-const YOUNG_GENERATION_MB = 16;
+/**
+ * A parse makes many short-lived syntax nodes and little that outlives a file: a small young
+ * generation collects them as often, in far less memory than the default. On the 1M-line scale
+ * scan, 4 MB against 16 took about 25 MB off the peak RSS for about 0.3 s more of scavenging,
+ * spread over the threads.
+ */
+const YOUNG_GENERATION_MB = 4;
 
 interface Thread {
   worker: Worker;
