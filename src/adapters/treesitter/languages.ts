@@ -368,8 +368,15 @@ function uniform(languages: Record<string, LanguageRules>): Record<string, Langu
     container: rule.container ?? false,
     scope: rule.scope ?? false,
   });
+  // A table several extensions share (C and C++) is made uniform once, and stays shared.
+  const done = new Map<LanguageRules, LanguageRules>();
   const result: Record<string, LanguageRules> = {};
   for (const [extension, rules] of Object.entries(languages)) {
+    const known = done.get(rules);
+    if (known) {
+      result[extension] = known;
+      continue;
+    }
     // The table's own keys are kept (its values replaced): a table rebuilt key by key can lose V8's fast properties.
     for (const type of Object.keys(rules.declarations)) rules.declarations[type] = uniformRule(rules.declarations[type]);
     const same: Every<LanguageRules> = {
@@ -383,6 +390,7 @@ function uniform(languages: Record<string, LanguageRules>): Record<string, Langu
       commentLike: rules.commentLike ?? [],
       sameQuotes: rules.sameQuotes ?? false,
     };
+    done.set(rules, same);
     result[extension] = same;
   }
   return result;

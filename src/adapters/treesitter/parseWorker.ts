@@ -24,8 +24,9 @@ function post(message: FromParseWorker): void {
   parentPort!.postMessage(message);
 }
 
-/** Sends the WebAssembly compiled since the last call. */
+/** Sends the WebAssembly compiled since the last call (on every job: nothing to do, but for a grammar just loaded). */
 function sendCompiled(): void {
+  if (compiledWebAssembly().size === sent.size) return;
   const fresh = [...compiledWebAssembly()].filter(([file]) => !sent.has(file));
   for (const [file] of fresh) sent.add(file);
   if (fresh.length) post({ compiled: fresh });
