@@ -489,6 +489,27 @@ describe('drift accuracy on the fixture project', function () {
       assert.equal(project.read('.wiki/log.jsonl'), logBefore + added);
     });
 
+    it('a review keeps the commit of every anchor whose code is as it was verified, and records the new commit only where the code changed', async () => {
+      const [first, second] = ['1111111111111111111111111111111111111111', '2222222222222222222222222222222222222222'];
+      const engine = () => project.engine();
+      const page = '.wiki/pages/pricing.md';
+      await stampPage(project.wiki, engine(), (await project.wiki.readPage('pricing'))!, { verifiedAt: first });
+      const anchored = project.read(page);
+      assert.match(anchored, /"src\/money\.ts:formatPrice": "sig:[0-9a-f]{8} body:[0-9a-f]{8} at:111111111111"/);
+      assert.match(anchored, /"src\/money\.ts:parsePrice": "sig:[0-9a-f]{8} body:[0-9a-f]{8} at:111111111111"/);
+
+      project.edit('src/money.ts', 'toFixed(2)', 'toFixed(3)');
+      const review = await stampPage(project.wiki, engine(), (await project.wiki.readPage('pricing'))!, { verifiedAt: second });
+      assert.deepEqual(review.stamped, ['src/money.ts:formatPrice'], 'only the citation whose code changed');
+      const reviewed = project.read(page);
+      assert.match(reviewed, /"src\/money\.ts:formatPrice": "sig:[0-9a-f]{8} body:[0-9a-f]{8} at:222222222222"/);
+      assert.match(reviewed, /"src\/money\.ts:parsePrice": "sig:[0-9a-f]{8} body:[0-9a-f]{8} at:111111111111"/, 'unchanged code keeps the commit it was verified at');
+      // A review without a commit (no git) keeps every commit recorded.
+      assert.deepEqual((await stampPage(project.wiki, engine(), (await project.wiki.readPage('pricing'))!)).stamped, []);
+      assert.equal(project.read(page), reviewed);
+      await assertIssues(project, []);
+    });
+
     it('a stamp of the whole page drops the anchors of citations no longer on it, and logs them; a stamp of some citations keeps them', async () => {
       const page = '.wiki/pages/pricing.md';
       project.edit(page, '- `src/money.ts:roundPrice` rounds', '- roundPrice rounds');

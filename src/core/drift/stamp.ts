@@ -3,7 +3,7 @@ import type { PageFrontmatter, WikiPage } from '../model';
 import type { Wiki, WikiWrites } from '../wiki';
 import { findCitations } from './citations';
 import type { DriftEngine } from './driftEngine';
-import { anchorAt } from './symbols';
+import { anchorAt, parseAnchor, sameFingerprints } from './symbols';
 
 export interface StampResult {
   slug: string;
@@ -58,8 +58,9 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
     if (options.onlyMissing && anchors[citation.text]) continue;
     const current = await engine.currentAnchor(citation);
     const anchor = current && anchorAt(current, options.verifiedAt);
+    const recorded = anchors[citation.text];
     if (!anchor) unresolved.push(citation.text);
-    else if (anchors[citation.text] !== anchor) {
+    else if (recorded !== anchor && !stillVerified(recorded, anchor)) {
       anchors[citation.text] = anchor;
       stamped.push(citation.text);
     }
@@ -69,4 +70,13 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
     await wiki.appendLog({ op: 'stamp', pages: [page.slug], citations: stamped, ...(dropped.length ? { dropped } : {}) });
   }
   return { slug: page.slug, stamped, unresolved, ...(dropped.length ? { dropped } : {}) };
+}
+
+/**
+ * An anchor whose code is as it was verified keeps its commit: a review of a page changes only
+ * the anchors of code that changed, and a committed wiki shows no churn for the rest. (An anchor
+ * without a commit takes one: "what changed" needs it.)
+ */
+function stillVerified(recorded: string | undefined, anchor: string): boolean {
+  return recorded !== undefined && parseAnchor(recorded).at !== undefined && sameFingerprints(recorded, anchor);
 }

@@ -137,6 +137,12 @@ export function anchorAt(anchor: string, commit: string | undefined): string {
   return commit ? `${anchor} at:${commit.slice(0, 12)}` : anchor;
 }
 
+/** Whether two anchors record the same fingerprints, whatever commits they name. */
+export function sameFingerprints(a: string, b: string): boolean {
+  const [x, y] = [parseAnchor(a), parseAnchor(b)];
+  return x.sig === y.sig && x.body === y.body && x.shape === y.shape && x.file === y.file && x.type === y.type;
+}
+
 /** The anchor string for a whole-file citation. */
 export function fileAnchor(fingerprint: string): string {
   return `file:${fingerprint}`;
