@@ -198,7 +198,7 @@ async function parallelFloorMs(root, files, threads, loadOnClock = false) {
   const loads = await Promise.all(done);
   const elapsed = performance.now() - start;
   await Promise.all(workers.map((worker) => worker.terminate()));
-  return { ms: elapsed, loadMs: Math.max(...loads.map((done) => done.loadMs)) };
+  return { ms: elapsed, loadMs: Math.max(...loads.map((thread) => thread.loadMs)) };
 }
 
 // `--changed-since` in a warm process of its own: one untimed run, then five timed ones.

@@ -78,5 +78,6 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
  * without a commit takes one: "what changed" needs it.)
  */
 function stillVerified(recorded: string | undefined, anchor: string): boolean {
-  return recorded !== undefined && parseAnchor(recorded).at !== undefined && sameFingerprints(recorded, anchor);
+  const previous = recorded === undefined ? undefined : parseAnchor(recorded);
+  return previous?.at !== undefined && sameFingerprints(previous, parseAnchor(anchor));
 }

@@ -138,9 +138,8 @@ export function anchorAt(anchor: string, commit: string | undefined): string {
 }
 
 /** Whether two anchors record the same fingerprints, whatever commits they name. */
-export function sameFingerprints(a: string, b: string): boolean {
-  const [x, y] = [parseAnchor(a), parseAnchor(b)];
-  return x.sig === y.sig && x.body === y.body && x.shape === y.shape && x.file === y.file && x.type === y.type;
+export function sameFingerprints(a: ParsedAnchor, b: ParsedAnchor): boolean {
+  return a.sig === b.sig && a.body === b.body && a.shape === b.shape && a.file === b.file && a.type === b.type;
 }
 
 /** The anchor string for a whole-file citation. */
