@@ -130,15 +130,27 @@ export const pagesFeature = {
   activate(context: vscode.ExtensionContext, services: Services): void {
     const provider = new PagesTreeProvider(services);
     const view = vscode.window.createTreeView('repoWiki.pages', { treeDataProvider: provider, showCollapseAll: true });
+    // A change while the view is hidden refreshes it once it is shown: a hidden view runs no git log,
+    // and a tree refreshed while hidden could show its groups expanded with nothing under them.
+    let missed = false;
+    const refresh = () => {
+      if (view.visible) provider.refresh();
+      else missed = true;
+    };
     context.subscriptions.push(
       view,
-      services.snapshots.onDidUpdate((snapshot) => {
-        services.ages.invalidate(snapshot.wiki.root);
+      view.onDidChangeVisibility(({ visible }) => {
+        if (!visible || !missed) return;
+        missed = false;
         provider.refresh();
       }),
-      services.ages.onDidChange(() => provider.refresh()),
-      services.proposals.onDidChange(() => provider.refresh()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => provider.refresh()),
+      services.snapshots.onDidUpdate((snapshot) => {
+        services.ages.invalidate(snapshot.wiki.root);
+        refresh();
+      }),
+      services.ages.onDidChange(refresh),
+      services.proposals.onDidChange(refresh),
+      vscode.workspace.onDidChangeWorkspaceFolders(refresh),
       vscode.commands.registerCommand('repoWiki.refreshPages', async () => {
         await services.snapshots.reloadAll();
         await services.wikis.refreshContext();
