@@ -132,17 +132,20 @@ export const pagesFeature = {
     const view = vscode.window.createTreeView('repoWiki.pages', { treeDataProvider: provider, showCollapseAll: true });
     // A change while the view is hidden refreshes it once it is shown: a hidden view runs no git log,
     // and a tree refreshed while hidden could show its groups expanded with nothing under them.
+    // (Before it is first shown there is nothing to refresh: showing it fetches everything.)
+    let shown = view.visible;
     let missed = false;
     const refresh = () => {
       if (view.visible) provider.refresh();
-      else missed = true;
+      else missed = shown;
     };
     context.subscriptions.push(
       view,
       view.onDidChangeVisibility(({ visible }) => {
-        if (!visible || !missed) return;
+        if (!visible) return;
+        if (missed) provider.refresh();
+        shown = true;
         missed = false;
-        provider.refresh();
       }),
       services.snapshots.onDidUpdate((snapshot) => {
         services.ages.invalidate(snapshot.wiki.root);
