@@ -20,7 +20,7 @@ function besideBundles(map) {
   return {
     name: 'beside-bundles',
     setup(build) {
-      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/gitWiki|mcp)$/ }, (args) => {
+      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/git\/gitWiki|mcp)$/ }, (args) => {
         const key = Object.keys(map).find((module) => args.path === module || args.path.endsWith(`/${module}`));
         return key ? { path: map[key], external: true } : undefined;
       });
@@ -53,7 +53,7 @@ const builds = [
     // Heavy adapters (sql.js, the Anthropic SDK, simple-git, the TS/JS parser; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
     ...common,
     // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
-    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
+    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -67,7 +67,7 @@ const builds = [
     target: 'node20',
     outdir: 'dist',
     // The Anthropic SDK, simple-git's wiki adapter and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
-    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/gitWiki': './git.js', './mcp': './mcp.js' })],
+    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/git/gitWiki': './git.js', './mcp': './mcp.js' })],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { ms, stats, verdict } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { Wiki } = require('../out/src/core/wiki.js');
+const { Wiki } = require('../out/src/core/wiki/wiki.js');
 const { WorkspaceFiles } = require('../out/src/adapters/files/workspaceFiles.js');
 
 const PAGES = 2000;

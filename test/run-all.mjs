@@ -1,5 +1,6 @@
-// `npm test`: deps → build → unit → package → VS Code runtime → integration → e2e.
-// Usage: node test/run-all.mjs [--only unit|integration|e2e] [--suite NAME]. The last line is always "N passed, N failed".
+// `npm test`: deps → compile → unit → typecheck → build → system → package → VS Code runtime → integration → e2e.
+// Usage: node test/run-all.mjs [--only unit|system|integration|e2e] [--suite NAME]. The last line is always "N passed, N failed".
+// `--only unit` is the fast, pure stage: it transpiles and runs test/unit/ and installs nothing but node_modules.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,8 +20,8 @@ const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 const suiteAt = process.argv.indexOf('--suite'); // one integration suite, e.g. --only integration --suite drift
 const onlySuite = suiteAt >= 0 ? process.argv[suiteAt + 1] : undefined;
-if (only !== undefined && !['unit', 'integration', 'e2e'].includes(only)) {
-  console.error(`--only takes unit, integration or e2e (got ${only})`);
+if (only !== undefined && !['unit', 'system', 'integration', 'e2e'].includes(only)) {
+  console.error(`--only takes unit, system, integration or e2e (got ${only})`);
   process.exit(2);
 }
 const want = (stage) => !only || only === stage;
@@ -67,7 +68,7 @@ function mocha(name, spec, { timeout, env = {} } = {}) {
 }
 
 const harness = (m) => require(path.join(ROOT, 'test', 'harness', m));
-/** Debian packages whose real sources test/unit/treeSitter.test.ts checks drift on. */
+/** Debian packages whose real sources test/unit/adapters/treesitter/treeSitter.test.ts checks drift on. */
 const LANGUAGE_SOURCES = ['golang-github-google-uuid-dev', 'librust-either-dev', 'bsh-src', 'libruby3.1', 'php-psr-log', 'libpng-dev', 'googletest'];
 /** More real Go, Rust and PHP (pure source packages), so bench/drift/languages.mjs has about 1,000 citations in each. */
 const LANGUAGE_CORPUS = ['golang-github-spf13-pflag-dev', 'golang-gopkg-yaml.v3-dev', 'golang-github-gorilla-mux-dev', 'librust-syn-dev', 'librust-serde-dev', 'php-phpseclib3', 'php-symfony-process', 'php-composer-semver', 'php-nikic-fast-route'];
@@ -136,23 +137,38 @@ await step('deps', () => {
   harness('runtime.cjs').ensureNodeModules();
   // The tools' grep_code and find_symbol tests spawn ripgrep; the drift tests of other languages
   // read real code from Debian's packages (Go, Rust, Java, C#, Ruby, PHP, C, C++; Python's is there).
-  if (want('unit')) {
+  if (want('system')) {
     harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES, ...LANGUAGE_CORPUS]);
     harness('runtime.cjs').ensureDebianSources(console.log, DEBIAN_SOURCES);
   }
 });
 
-const built = await step('build', () => {
-  for (const f of ['esbuild.mjs', 'tsconfig.test.json']) {
-    if (!fs.existsSync(f)) throw new Error(`${f} is missing at the repo root; it is needed to build`);
-  }
-  run(process.execPath, ['esbuild.mjs']);
+// Tests run from out/, transpiled file by file (types are checked by the typecheck step, not here).
+const compiled = await step('compile', async () => {
   fs.rmSync('out', { recursive: true, force: true }); // no stale compiled tests from deleted sources
-  run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.test.json']);
+  await harness('compile.cjs').compileTests(ROOT);
+});
+
+if (want('unit')) {
+  if (compiled) await step('unit', () => mocha('unit', 'out/test/unit/**/*.test.js'), { counted: true });
+  else skip('unit', 'compile failed');
+}
+
+// The rest needs the bundles in dist/ and a type-checked tree.
+const needsBuild = want('system') || want('integration') || want('e2e');
+if (needsBuild) {
+  await step('typecheck', () => {
+    const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' });
+    return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1 };
+  }, { counted: true });
+}
+const built = needsBuild && compiled && await step('build', () => {
+  if (!fs.existsSync('esbuild.mjs')) throw new Error('esbuild.mjs is missing at the repo root; it is needed to build');
+  run(process.execPath, ['esbuild.mjs']);
 });
 
 // This repository's own wiki (.wiki/), checked with the CLI just built: a lint error or a citation in error fails the run.
-if (want('unit') && fs.existsSync(path.join(ROOT, '.wiki', 'index.json'))) {
+if (want('system') && fs.existsSync(path.join(ROOT, '.wiki', 'index.json'))) {
   for (const check of ['lint', 'drift']) {
     if (!built) skip(`wiki:${check}`, 'build failed');
     else await step(`wiki:${check}`, () => {
@@ -163,9 +179,9 @@ if (want('unit') && fs.existsSync(path.join(ROOT, '.wiki', 'index.json'))) {
   }
 }
 
-if (want('unit')) {
-  if (built) await step('unit', () => mocha('unit', 'out/test/unit/**/*.test.js'), { counted: true });
-  else skip('unit', 'build failed');
+if (want('system')) {
+  if (built) await step('system', () => mocha('system', 'out/test/system/**/*.test.js'), { counted: true });
+  else skip('system', 'build failed');
 }
 
 let packaged = false;

@@ -12,7 +12,7 @@ import { ms, seededText, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { parsePage } = require(join(repo, 'out/src/core/page.js'));
+const { parsePage } = require(join(repo, 'out/src/core/pages/page.js'));
 const { buildWikiGraph } = require(join(repo, 'out/src/core/authoring/index.js'));
 const { launchBrowser } = require(join(repo, 'test/harness/browser.cjs'));
 

@@ -12,7 +12,7 @@ import { ms, seededText, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { parsePage } = require(join(repo, 'out/src/core/page.js'));
+const { parsePage } = require(join(repo, 'out/src/core/pages/page.js'));
 const { PageLanguageService, renamePage } = require(join(repo, 'out/src/core/authoring/index.js'));
 const { WRITE_BATCH } = require(join(repo, 'out/src/core/authoring/rename.js'));
 const { CachingSymbolParser, TsSymbolParser } = require(join(repo, 'out/src/adapters/typescript/tsSymbolParser.js'));
@@ -23,7 +23,7 @@ const LINKING = 500;
 const { random, pick, sentence } = seededText(['pipeline', 'router', 'cache', 'retry', 'session', 'index', 'drift', 'worker']);
 const slugOf = (i) => `page-${i}-${pick(['pipeline', 'router', 'cache', 'retry', 'session'])}`;
 const slugs = Array.from({ length: PAGES }, (_, i) => slugOf(i));
-const CITED = 'src/core/wiki.ts';
+const CITED = 'src/core/wiki/wiki.ts';
 
 function pageText(i, extraLink) {
   const links = Array.from({ length: 3 }, () => `[[${pick(slugs)}]]`).join(', ');

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { ms, seededText, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { parsePage } = require('../../out/src/core/page.js');
+const { parsePage } = require('../../out/src/core/pages/page.js');
 const { WikiRetriever, queryTerms, retrievalQuery } = require('../../out/src/core/chat/retrieval.js');
 const { buildPrompt, catalog } = require('../../out/src/core/chat/prompt.js');
 

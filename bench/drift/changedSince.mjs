@@ -59,7 +59,7 @@ try {
   }
   // The same work in this process, modules loaded and warm: git diff, pages mentioning a changed path, their check.
   const { checkDrift } = out('cli/drift');
-  const { filesChangedSince } = out('adapters/gitChanges');
+  const { filesChangedSince } = out('adapters/git/gitChanges');
   const { openWorkspaceCore } = out('adapters/workspaceCore');
   const inProcess = [];
   for (let i = 0; i < RUNS.changed; i++) {

@@ -11,7 +11,7 @@ import { citingSlugs, edited, loadTargets } from './edits.mjs';
 
 const { root, targetsFile, workerScript, iterations } = JSON.parse(process.argv[2]);
 const { DriftClient } = out('adapters/drift/driftClient');
-const { Wiki } = out('core/wiki');
+const { Wiki } = out('core/wiki/wiki');
 const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
 const { pagesCiting } = out('core/drift/citations');
 

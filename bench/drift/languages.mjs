@@ -119,7 +119,7 @@ const core = () => {
   const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
   const { SourceParser } = out('adapters/sourceParser');
   const { WorkspaceSearch } = out('adapters/workspaceSearch');
-  const { Wiki } = out('core/wiki');
+  const { Wiki } = out('core/wiki/wiki');
   return { DriftEngine, WorkspaceFiles, SourceParser, WorkspaceSearch, Wiki };
 };
 

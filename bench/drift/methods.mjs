@@ -150,7 +150,7 @@ function makeEngine(types) {
   const { WorkspaceFiles } = out('adapters/files/workspaceFiles');
   const { CachingSymbolParser, TsSymbolParser } = out('adapters/typescript/tsSymbolParser');
   const { WorkspaceSearch } = out('adapters/workspaceSearch');
-  const { Wiki } = out('core/wiki');
+  const { Wiki } = out('core/wiki/wiki');
   const fs = new WorkspaceFiles(root, { syncReads: true });
   return {
     engine: new DriftEngine(root, fs, new CachingSymbolParser(new TsSymbolParser()), new WorkspaceSearch(root, fs), types),

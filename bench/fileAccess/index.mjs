@@ -14,7 +14,7 @@ import { ms, stats, verdict } from '../lib.mjs';
 import { PlainFileSystem } from './plainFileSystem.mjs';
 
 const require = createRequire(import.meta.url);
-const { Wiki } = require('../../out/src/core/wiki.js');
+const { Wiki } = require('../../out/src/core/wiki/wiki.js');
 const { WorkspaceFiles } = require('../../out/src/adapters/files/workspaceFiles.js');
 const { DriftEngine } = require('../../out/src/core/drift/driftEngine.js');
 const { findCitations } = require('../../out/src/core/drift/citations.js');

@@ -14,7 +14,7 @@ import { ms, seededText, stats } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { parsePage } = require(join(repo, 'out/src/core/page.js'));
+const { parsePage } = require(join(repo, 'out/src/core/pages/page.js'));
 const { WikiRetriever, queryTerms, tokenize } = require(join(repo, 'out/src/core/chat/retrieval.js'));
 
 /** The retriever as it was before stemming: same fields, boosts, prefix and typo matching. */

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { SYMBOL_FILE } from '../core/drift/citations';
 import type { SourceSymbol } from '../core/drift/symbols';
 import { isFileAccessError, isNotAFile } from '../core/errors';
-import type { CitedCode } from '../core/librarian/lintPass';
+import type { CitedCode } from '../core/lint/librarianPass';
 import type { FileSystem } from '../core/ports';
 
 /**

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { TemplateFile } from '../core/wiki';
+import type { TemplateFile } from '../core/wiki/wiki';
 
 /** The files `init` puts into a new `.wiki/`, read from the extension's own template folder. */
 export async function readTemplate(dir: string): Promise<TemplateFile[]> {

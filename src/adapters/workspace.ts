@@ -1,5 +1,5 @@
 import type { Clock } from '../core/ports';
-import { Wiki } from '../core/wiki';
+import { Wiki } from '../core/wiki/wiki';
 import { WorkspaceFiles } from './files/workspaceFiles';
 
 export const systemClock: Clock = { now: () => new Date() };

@@ -5,7 +5,7 @@ import type { SourceSymbol, TypeFingerprints } from '../core/drift/symbols';
 import type { WikiPage } from '../core/model';
 import { ProposalStore, type ProposalContext } from '../core/proposals';
 import { createWikiTools, type WikiTool } from '../core/tools';
-import type { Wiki } from '../core/wiki';
+import type { Wiki } from '../core/wiki/wiki';
 import { createDriftEngine } from './drift/driftCore';
 import type { WorkspaceFiles } from './files/workspaceFiles';
 import { RipgrepSearch } from './search/ripgrep';

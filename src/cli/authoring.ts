@@ -1,7 +1,7 @@
 import { LinkIndex, renamePage } from '../core/authoring';
 import { WikiError } from '../core/errors';
-import { slugProblem } from '../core/slug';
-import type { Wiki } from '../core/wiki';
+import { slugProblem } from '../core/pages/slug';
+import type { Wiki } from '../core/wiki/wiki';
 
 interface Io {
   out(text: string): void;

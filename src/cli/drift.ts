@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import { fileAtCommit, filesChangedSince, headCommit, pagesMentioning } from '../adapters/gitChanges';
+import { fileAtCommit, filesChangedSince, headCommit, pagesMentioning } from '../adapters/git/gitChanges';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { DriftCode } from '../core/drift/driftCodes';
 import { pagesCiting, type Citation } from '../core/drift/citations';
 import type { DriftIssue, DriftReport } from '../core/drift/driftEngine';
 import { whatChanged } from '../core/drift/whatChanged';
-import { relocateCitation } from '../core/pageEdits';
-import type { Wiki } from '../core/wiki';
+import { relocateCitation } from '../core/pages/pageEdits';
+import type { Wiki } from '../core/wiki/wiki';
 import { stampPage } from '../core/drift/stamp';
 import { WikiError } from '../core/errors';
 import type { WikiPage } from '../core/model';

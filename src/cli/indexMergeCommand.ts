@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeIndexFile } from '../core/indexMerge';
+import { mergeIndexFile } from '../core/index/indexMerge';
 
 /** A catalog of thousands of pages is a few MB; past this an input is not read at all. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;

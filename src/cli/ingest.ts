@@ -5,7 +5,7 @@ import { isFileAccessError, isNotAFile, WikiError } from '../core/errors';
 import { applyChanges } from '../core/ingest/apply';
 import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
-import { isLlmError } from '../core/llm';
+import { isLlmError } from '../core/llm/languageModel';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { pageAges } from './pageAges';
 
@@ -63,7 +63,7 @@ export async function ingestCommand(core: WorkspaceCore, paths: readonly string[
         today: new Date().toISOString().slice(0, 10),
         ages: await pageAges(wiki, await wiki.loadPages()),
         force: options.force,
-        previousText: async (hash) => new (await import('../adapters/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
+        previousText: async (hash) => new (await import('../adapters/git/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
       },
       sources,
       controller.signal,

@@ -1,8 +1,8 @@
 import { LIBRARIAN_LINT_DEFAULTS } from '../core/defaults';
 import { FileCitedCode } from '../adapters/citedCode';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
-import { lintWithLibrarian, LintReplyError, type LintPassReport } from '../core/librarian/lintPass';
-import { applyLintFixes, planLintFixes, type LintFixPlan } from '../core/lintFix';
+import { lintWithLibrarian, LintReplyError, type LintPassReport } from '../core/lint/librarianPass';
+import { applyLintFixes, planLintFixes, type LintFixPlan } from '../core/lint/lintFix';
 import { checkDrift } from './drift';
 import { pageAges } from './pageAges';
 

@@ -6,8 +6,8 @@ import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
 import type { DriftIssue } from '../core/drift/driftEngine';
 import type { LintIssue } from '../core/model';
-import { terminalSafe } from '../core/terminalText';
-import type { Wiki } from '../core/wiki';
+import { terminalSafe } from '../core/text/terminalText';
+import type { Wiki } from '../core/wiki/wiki';
 import { mergeIndexCommand } from './indexMergeCommand';
 import { LIBRARIAN_LINT_DEFAULTS, MODEL_DEFAULTS } from '../core/defaults';
 
@@ -147,14 +147,14 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     }
     if (command === 'drift') return await drift(await core(), format, { stamp: values.stamp === true, review: values.review ?? [], changedSince: values['changed-since'], fix: values.fix === true, diff: values.diff === true }, io);
     if (command === 'hook install') {
-      const { installPreCommitHook } = await import('../adapters/gitHooks');
+      const { installPreCommitHook } = await import('../adapters/git/gitHooks');
       const result = await installPreCommitHook(wiki.root, path.join(__dirname, 'cli.js'));
       if (format === 'json') io.out(JSON.stringify(result));
       else io.out(`${result.action === 'unchanged' ? 'Already installed' : `Pre-commit drift check ${result.action}`}: ${result.path}`);
       return 0;
     }
     if (command === 'merge-driver install') {
-      const { installMergeDriver } = await import('../adapters/gitHooks');
+      const { installMergeDriver } = await import('../adapters/git/gitHooks');
       const result = await installMergeDriver(wiki.root, path.join(__dirname, 'cli.js'));
       if (format === 'json') io.out(JSON.stringify(result));
       else io.out(`Index merge driver ${result.driver}${result.attributes === 'added' ? '; .wiki/.gitattributes names it now (commit that change)' : ''}.`);

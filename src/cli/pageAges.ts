@@ -1,9 +1,9 @@
-import { pageAgeTags, parsePageHistory, type PageHistory } from '../core/pageAge';
-import type { Wiki } from '../core/wiki';
+import { pageAgeTags, parsePageHistory, type PageHistory } from '../core/pages/pageAge';
+import type { Wiki } from '../core/wiki/wiki';
 
 /** Each page's history from one `git log`; empty when git cannot tell (no repository, no commits). */
 export async function pageHistory(wiki: Wiki): Promise<Map<string, PageHistory>> {
-  const { SimpleGitWiki } = await import('../adapters/gitWiki');
+  const { SimpleGitWiki } = await import('../adapters/git/gitWiki');
   return parsePageHistory(await new SimpleGitWiki(wiki.root).pagesLog());
 }
 

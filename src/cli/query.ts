@@ -2,7 +2,7 @@ import { AnswerEngine, type ModelChoice } from '../core/chat/chatService';
 import type { ToolStepEvent } from '../core/chat/toolLoop';
 import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../core/defaults';
 import type { WikiTool } from '../core/tools/tool';
-import type { Wiki } from '../core/wiki';
+import type { Wiki } from '../core/wiki/wiki';
 
 export interface QueryOptions {
   offline: boolean;

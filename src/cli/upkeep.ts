@@ -1,7 +1,7 @@
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { UPKEEP_DEFAULTS } from '../core/defaults';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepPlan } from '../core/upkeep/upkeep';
-import { lastChanged } from '../core/pageAge';
+import { lastChanged } from '../core/pages/pageAge';
 import { pageHistory } from './pageAges';
 
 interface Io {

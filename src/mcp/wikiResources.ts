@@ -2,8 +2,8 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkspaceCore } from '../adapters/workspaceCore';
 import { isFileAccessError } from '../core/errors';
-import { slugProblem } from '../core/slug';
-import { buildIndex, renderIndexMarkdown } from '../core/wikiIndex';
+import { slugProblem } from '../core/pages/slug';
+import { buildIndex, renderIndexMarkdown } from '../core/index/wikiIndex';
 
 /** The MCP specification's code for a resource that does not exist (the SDK has no name for it). */
 const RESOURCE_NOT_FOUND = -32002;

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { RipgrepSearch } from '../adapters/search/ripgrep';
 import { createWikiTools, type WikiTool } from '../core/tools';
-import type { Wiki } from '../core/wiki';
-import type { Services } from './services';
+import type { Wiki } from '../core/wiki/wiki';
+import type { Services } from './services/services';
 
 /**
  * The read-only tools of each wiki in the window, built once per folder: pages from the shared

@@ -4,9 +4,9 @@ import { pagesCiting } from '../../core/drift/citations';
 import { stampPage } from '../../core/drift/stamp';
 import { whatChanged } from '../../core/drift/whatChanged';
 import { WikiError } from '../../core/errors';
-import { parsePage } from '../../core/page';
+import { parsePage } from '../../core/pages/page';
 import { SourceParser } from '../sourceParser';
-import { fileAtCommit, headCommit } from '../gitChanges';
+import { fileAtCommit, headCommit } from '../git/gitChanges';
 import { openWorkspaceCore, type WorkspaceCore } from '../workspaceCore';
 import type { DriftRequest, FromWorker, ScopedDriftReport, ToWorker } from './protocol';
 

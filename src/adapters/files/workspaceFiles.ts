@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FileAccessError, WikiError } from '../../core/errors';
 import type { FileStat, FileSystem, ReadOptions, Scope, WriteOptions } from '../../core/ports';
-import { sensitivePathReason } from '../../core/sensitivePaths';
+import { sensitivePathReason } from '../../core/files/sensitivePaths';
 import { asyncCalls, syncCalls, type FsCalls } from './fsCalls';
 import { tryLock } from './wikiLock';
 

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmError, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm';
+import { LlmError, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm/languageModel';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 

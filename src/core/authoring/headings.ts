@@ -1,4 +1,4 @@
-import { maskCode } from '../markdown';
+import { maskCode } from '../pages/markdown';
 import type { Range } from '../model';
 
 export interface Heading {

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { findCitations, SYMBOL_FILE, type Citation } from '../drift/citations';
-import { FIELD_ORDER } from '../frontmatter';
-import { maskCode } from '../markdown';
+import { FIELD_ORDER } from '../pages/frontmatter';
+import { maskCode } from '../pages/markdown';
 import { STATUSES, TOPICS, type Position, type Range, type WikiLink, type WikiPage } from '../model';
-import { parsePage } from '../page';
+import { parsePage } from '../pages/page';
 import type { Clock } from '../ports';
 import { bestFuzzyScore, fuzzyScore } from './fuzzy';
 import { headingsOf, outlineOf, type OutlineSymbol } from './headings';

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type MarkdownItModule = require('markdown-it');
 import { parseCitationText } from '../../shared/citationSyntax';
-import { splitLinkTarget } from '../markdown';
-import { isValidSlug } from '../slug';
+import { splitLinkTarget } from '../pages/markdown';
+import { isValidSlug } from '../pages/slug';
 
 type MarkdownIt = ReturnType<typeof MarkdownItModule>;
 type StateInline = MarkdownItModule.StateInline;

@@ -1,9 +1,9 @@
 import { WikiError } from '../errors';
-import { LINK, maskCode, splitLinkTarget } from '../markdown';
+import { LINK, maskCode, splitLinkTarget } from '../pages/markdown';
 import type { WikiPage } from '../model';
-import { parsePage } from '../page';
-import { slugProblem } from '../slug';
-import type { Wiki, WikiWrites } from '../wiki';
+import { parsePage } from '../pages/page';
+import { slugProblem } from '../pages/slug';
+import type { Wiki, WikiWrites } from '../wiki/wiki';
 
 /** Linking pages rewritten at once. */
 export const WRITE_BATCH = 16;

@@ -1,5 +1,5 @@
 import { parseCitationText } from '../drift/citations';
-import { isLlmError, type LanguageModel } from '../llm';
+import { isLlmError, type LanguageModel } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
 import { titleFromQuestion, type Conversation, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';

@@ -1,8 +1,8 @@
 import { findCitations } from '../drift/citations';
-import { parseLinks } from '../markdown';
+import { parseLinks } from '../pages/markdown';
 import type { PageFrontmatter } from '../model';
-import { slugify, uniqueSlug } from '../slug';
-import type { Wiki, WikiWrites } from '../wiki';
+import { slugify, uniqueSlug } from '../pages/slug';
+import type { Wiki, WikiWrites } from '../wiki/wiki';
 import type { ConversationRecord, ConversationStore } from './conversation';
 import { stepLines } from './export';
 

@@ -1,4 +1,4 @@
-import { isValidSlug } from '../slug';
+import { isValidSlug } from '../pages/slug';
 import { isTag } from '../../shared/tags';
 import { tagSet, type ConversationRecord, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { EXPORT_FORMAT, EXPORT_VERSION, MARKDOWN_RECORD_MARKER } from './export';

@@ -1,4 +1,4 @@
-import type { ChatMessage, SystemBlock } from '../llm';
+import type { ChatMessage, SystemBlock } from '../llm/languageModel';
 import { isArchived, type WikiPage } from '../model';
 import type { PriorTurnsSummary, SelectionContext, Turn } from './conversation';
 import type { RetrievedPage } from './retrieval';

@@ -1,4 +1,4 @@
-import type { LanguageModel } from '../llm';
+import type { LanguageModel } from '../llm/languageModel';
 import type { PriorTurnsSummary, Turn } from './conversation';
 import { neutralise, truncate } from './prompt';
 

@@ -1,4 +1,4 @@
-import { LlmError, type ChatMessage, type ContentBlock, type LanguageModel, type StreamCallbacks, type SystemBlock, type ToolCall, type ToolSpec } from '../llm';
+import { LlmError, type ChatMessage, type ContentBlock, type LanguageModel, type StreamCallbacks, type SystemBlock, type ToolCall, type ToolSpec } from '../llm/languageModel';
 import type { ToolResult, WikiTool } from '../tools/tool';
 import type { ToolStep } from './conversation';
 import { neutralise } from './prompt';

@@ -1,6 +1,6 @@
-import { maskCode } from '../markdown';
+import { maskCode } from '../pages/markdown';
 import type { Range, WikiPage } from '../model';
-import { LineMap } from '../text';
+import { LineMap } from '../text/text';
 import { parseCitationText, type CitationSyntax } from '../../shared/citationSyntax';
 
 /** A code citation found in a page body: `path`, `path:Symbol` or `path:Outer.inner`. */

@@ -1,6 +1,6 @@
 import { WikiError } from '../errors';
 import type { PageFrontmatter, WikiPage } from '../model';
-import type { Wiki, WikiWrites } from '../wiki';
+import type { Wiki, WikiWrites } from '../wiki/wiki';
 import { findCitations } from './citations';
 import type { DriftEngine } from './driftEngine';
 import { anchorAt, parseAnchor, sameFingerprints } from './symbols';

@@ -1,6 +1,6 @@
 import { WikiError } from '../errors';
 import type { LogEntry } from '../model';
-import type { Wiki, WikiWrites } from '../wiki';
+import type { Wiki, WikiWrites } from '../wiki/wiki';
 import type { PageChange } from './changes';
 
 export interface AppliedChanges {

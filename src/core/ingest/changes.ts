@@ -1,10 +1,10 @@
 import { queryTerms } from '../chat/retrieval';
 import { findCitations, parseCitationText } from '../drift/citations';
-import { parseLinks } from '../markdown';
+import { parseLinks } from '../pages/markdown';
 import type { PageFrontmatter, WikiPage } from '../model';
-import { unlink } from '../lintFix';
-import { parsePage, serializePage } from '../page';
-import type { Wiki } from '../wiki';
+import { unlink } from '../lint/lintFix';
+import { parsePage, serializePage } from '../pages/page';
+import type { Wiki } from '../wiki/wiki';
 import type { Plan, PlannedPage, PlanProblem } from './plan';
 import { sourceRef } from './memory';
 

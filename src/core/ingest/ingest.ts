@@ -1,8 +1,8 @@
 import { queryTerms, tokenize, WikiRetriever } from '../chat/retrieval';
 import { isFileAccessError, WikiError } from '../errors';
-import { LlmError, type ChatMessage, type LanguageModel } from '../llm';
+import { LlmError, type ChatMessage, type LanguageModel } from '../llm/languageModel';
 import type { LogEntry, WikiPage } from '../model';
-import type { Wiki } from '../wiki';
+import type { Wiki } from '../wiki/wiki';
 import { preparePlan, type CitationResolver, type PreparedPlan } from './changes';
 import { contentHash, pastIngests, sourceDiff, sourceEntry } from './memory';
 import { parsePlan, type Plan, type PlannedPage, type PlanProblem } from './plan';

@@ -1,5 +1,5 @@
 import { TOPICS, type Topic } from '../model';
-import { isValidSlug } from '../slug';
+import { isValidSlug } from '../pages/slug';
 
 /** A page the librarian wants to create or rewrite. The body is the whole new markdown body. */
 export interface PlannedPage {

@@ -1,5 +1,5 @@
 import { attribute, catalog, estimateTokens, neutralise } from '../chat/prompt';
-import type { ChatMessage, SystemBlock } from '../llm';
+import type { ChatMessage, SystemBlock } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import { PLAN_LIMITS, PLAN_TOPICS, type PlannedPage } from './plan';
 

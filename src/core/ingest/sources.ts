@@ -1,5 +1,5 @@
-import { sensitivePathReason } from '../sensitivePaths';
-import { WIKI_DIR } from '../wiki';
+import { sensitivePathReason } from '../files/sensitivePaths';
+import { WIKI_DIR } from '../wiki/wiki';
 import type { IngestSource } from './ingest';
 
 /** Defaults for folder ingests: what to pick up and how much. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { slugProblem } from '../slug';
+import { slugProblem } from '../pages/slug';
 
 /** What an agent proposes: one page, new or a rewrite of an existing one, and why. */
 export interface ProposalInput {

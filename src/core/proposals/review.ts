@@ -3,7 +3,7 @@ import { applyChanges, type AppliedChanges } from '../ingest/apply';
 import { preparePlan, type CitationResolver, type PageChange } from '../ingest/changes';
 import { readPlan, type PlanProblem } from '../ingest/plan';
 import type { Clock } from '../ports';
-import type { Wiki } from '../wiki';
+import type { Wiki } from '../wiki/wiki';
 import { isAgentName, newProposalId, PROPOSAL_LIMITS, textHash, type Proposal, type ProposalBase, type ProposalInput } from './proposal';
 import { fullError, type ProposalStore } from './store';
 

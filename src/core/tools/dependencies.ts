@@ -2,7 +2,7 @@ import type { DriftEngine } from '../drift/driftEngine';
 import type { SourceSymbol } from '../drift/symbols';
 import type { WikiPage } from '../model';
 import type { FileSystem } from '../ports';
-import type { Wiki } from '../wiki';
+import type { Wiki } from '../wiki/wiki';
 import type { CodeSearch } from './codeSearch';
 
 /** What the tools of one workspace folder read through; each front end builds these from its own adapters. */

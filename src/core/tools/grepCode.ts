@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { sensitivePathReason } from '../sensitivePaths';
+import { sensitivePathReason } from '../files/sensitivePaths';
 import { CodeSearchError, type CodeMatch } from './codeSearch';
 import type { ToolDependencies } from './dependencies';
 import type { ToolName, ToolResult, WikiTool } from './tool';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { DriftIssue } from '../drift/driftEngine';
 import type { WikiPage } from '../model';
-import { slugProblem } from '../slug';
+import { slugProblem } from '../pages/slug';
 import type { ToolDependencies } from './dependencies';
 import type { ToolResult } from './tool';
 import { failure } from './toolKit';

@@ -1,7 +1,7 @@
 import { DriftCode } from '../drift/driftCodes';
 import type { DriftReport } from '../drift/driftEngine';
 import type { PageFrontmatter, WikiPage } from '../model';
-import type { Wiki, WikiWrites } from '../wiki';
+import type { Wiki, WikiWrites } from '../wiki/wiki';
 
 /** Upkeep writes this at the start of `stale_reason`: only a page it marked stale does it bring back. */
 export const UPKEEP_STALE_PREFIX = 'upkeep: ';

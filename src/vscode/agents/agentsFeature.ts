@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 import { registerLanguageModelTools } from './languageModelTools';
 import { addMcpServerToWorkspace } from './mcpConfigCommand';
 import { PARTICIPANT_ID, WikiParticipant } from './wikiParticipant';

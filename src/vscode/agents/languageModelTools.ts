@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { WikiTool } from '../../core/tools';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 
 /**
  * The wiki's tools as VS Code language model tools (declared in package.json under

@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { addMcpServer, MCP_SERVER_NAME } from '../../core/agents/mcpConfig';
 import { isNotAFile } from '../../core/errors';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 
 /** "Add the wiki's MCP server to this workspace": merges the server into .vscode/mcp.json, never clobbering it. */
 export async function addMcpServerToWorkspace(services: Services): Promise<{ file: string; outcome: 'added' | 'present' } | undefined> {

@@ -4,11 +4,11 @@ import { AnswerEngine, type ModelChoice } from '../../core/chat/chatService';
 import type { ConversationRecord, Turn } from '../../core/chat/conversation';
 import { fileBackRecord } from '../../core/chat/fileBack';
 import { parseCitationText } from '../../core/drift/citations';
-import { isLlmError } from '../../core/llm';
-import type { Wiki } from '../../core/wiki';
+import { isLlmError } from '../../core/llm/languageModel';
+import type { Wiki } from '../../core/wiki/wiki';
 import { VsCodeLanguageModel } from '../models/vscodeLanguageModel';
 import { locateCitation } from '../drift/locateCitation';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 
 export const PARTICIPANT_ID = 'repo-wiki.wiki';
 

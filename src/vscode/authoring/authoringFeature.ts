@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 import { BacklinksProvider } from './backlinksView';
 import { goToPage } from './goToPage';
 import { followExplorerRenames, PageRenameProvider, renamePageCommand } from './pageRename';

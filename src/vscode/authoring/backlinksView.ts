@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LinkIndex, type LinkReference } from '../../core/authoring';
-import type { Wiki } from '../../core/wiki';
-import type { Services } from '../services';
+import type { Wiki } from '../../core/wiki/wiki';
+import type { Services } from '../services/services';
 import { pageIn, toRange, uriOf } from './wikiLanguage';
 
 type Node = { kind: 'page'; wiki: Wiki; slug: string; title: string; links: LinkReference[] } | { kind: 'link'; wiki: Wiki; link: LinkReference };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PageSearch } from '../../core/authoring';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 import { pageIn } from './wikiLanguage';
 
 interface PageItem extends vscode.QuickPickItem {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type MarkdownIt = require('markdown-it');
 import * as vscode from 'vscode';
 import { wikiPreviewPlugin, type PreviewLocation } from '../../core/authoring';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 
 /**
  * `extendMarkdownIt` for VS Code's markdown preview: `[[links]]` and code citations become links

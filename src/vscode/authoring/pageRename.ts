@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { followMovedPage, renamePage, type RenameResult } from '../../core/authoring';
 import { WikiError } from '../../core/errors';
-import { slugProblem } from '../../core/slug';
-import type { Wiki } from '../../core/wiki';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import { slugProblem } from '../../core/pages/slug';
+import type { Wiki } from '../../core/wiki/wiki';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 import { pageIn, type WikiLanguage } from './wikiLanguage';
 
 /**

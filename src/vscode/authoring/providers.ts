@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CompletionKind, HoverInfo, Location } from '../../core/authoring';
 import type { OutlineSymbol } from '../../core/authoring';
-import type { Wiki } from '../../core/wiki';
+import type { Wiki } from '../../core/wiki/wiki';
 import { toRange, uriOf, type WikiLanguage } from './wikiLanguage';
 
 const KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {

@@ -5,9 +5,9 @@ import type { SourceSymbol } from '../../core/drift/symbols';
 import { DRIFT_CODES } from '../../core/drift/driftCodes';
 import { isFileAccessError, isNotAFile } from '../../core/errors';
 import type { Range } from '../../core/model';
-import type { Wiki } from '../../core/wiki';
-import { DIAGNOSTIC_SOURCE } from '../diagnostics';
-import type { Services } from '../services';
+import type { Wiki } from '../../core/wiki/wiki';
+import { DIAGNOSTIC_SOURCE } from '../common/diagnostics';
+import type { Services } from '../services/services';
 
 export const PAGE_SELECTOR: vscode.DocumentSelector = { language: 'markdown', scheme: 'file', pattern: '**/.wiki/pages/*.md' };
 

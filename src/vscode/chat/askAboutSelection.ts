@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SelectionContext } from '../../core/chat/conversation';
 import { CitationIndex, DocumentSymbols, pagesCiting } from '../drift/citedBy';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 
 /** Selections beyond this are cut; the chip says so. */
 export const MAX_SELECTION_CHARS = 12_000;

@@ -7,13 +7,13 @@ import { MAX_TAGS, tagSet, type Conversation, type ConversationRecord, type Conv
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation } from '../../core/chat/fileBack';
 import { parseCitationText } from '../../core/drift/citations';
-import { isLlmError } from '../../core/llm';
-import type { Wiki } from '../../core/wiki';
+import { isLlmError } from '../../core/llm/languageModel';
+import type { Wiki } from '../../core/wiki/wiki';
 import { normaliseTag } from '../../shared/tags';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, StepView, TurnView, WebviewToHost } from '../../shared/protocol';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 import { locateCitation } from '../drift/locateCitation';
-import { ensureTrusted, showError } from '../userErrors';
+import { ensureTrusted, showError } from '../common/userErrors';
 import type { ConversationStoreHost } from './conversationStoreHost';
 
 /** How long a deleted conversation can be brought back. */

@@ -1,7 +1,7 @@
-import { webviewHtml } from '../webviewHtml';
+import { webviewHtml } from '../common/webviewHtml';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../shared/protocol';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 import { DEFAULT_SELECTION_QUESTION, selectionContext } from './askAboutSelection';
 import { ChatController } from './chatController';
 import { cleanUp, cleanUpConversationsCommand, importConversationsCommand, retentionDays } from './conversationMaintenance';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConversationStore } from '../../core/chat/conversation';
-import { loadStoreModule } from '../heavyModules';
+import { loadStoreModule } from '../common/heavyModules';
 
 /** Opens the conversation database on first use (sql.js never loads at activation) and closes it on exit. */
 export class ConversationStoreHost implements vscode.Disposable {

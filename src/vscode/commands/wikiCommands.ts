@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readTemplate } from '../../adapters/wikiTemplate';
-import { commitWiki, prepareWikiCommit } from '../../core/commitWiki';
+import { commitWiki, prepareWikiCommit } from '../../core/git/commitWiki';
 import { WikiError } from '../../core/errors';
 import { TOPICS, type Topic } from '../../core/model';
-import { loadGitModule } from '../heavyModules';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import { loadGitModule } from '../common/heavyModules';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 
 /** Runs a command body with the error handling every command shares. */
 function command(services: Services, name: string, run: () => Promise<unknown>): () => Promise<unknown> {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCitations, SYMBOL_FILE } from '../../core/drift/citations';
 import type { SourceSymbol } from '../../core/drift/symbols';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 
 export interface CitingPage {
   slug: string;

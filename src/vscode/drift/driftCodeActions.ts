@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { DRIFT_CODES, DriftCode } from '../../core/drift/driftCodes';
 import type { DriftIssue } from '../../core/drift/driftEngine';
-import { DIAGNOSTIC_SOURCE } from '../diagnostics';
+import { DIAGNOSTIC_SOURCE } from '../common/diagnostics';
 import type { DriftService } from './driftService';
 
 /** Quick fixes for drift diagnostics, keyed on the diagnostic code. */

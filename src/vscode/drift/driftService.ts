@@ -5,9 +5,9 @@ import type { ScopedDriftReport } from '../../adapters/drift/protocol';
 import { pagesCiting } from '../../core/drift/citations';
 import type { DriftIssue } from '../../core/drift/driftEngine';
 import { replaceIssues } from '../../core/drift/issueScope';
-import type { Wiki } from '../../core/wiki';
-import { FolderDiagnostics } from '../diagnostics';
-import type { Services } from '../services';
+import type { Wiki } from '../../core/wiki/wiki';
+import { FolderDiagnostics } from '../common/diagnostics';
+import type { Services } from '../services/services';
 
 /** Runs drift checks in the worker and publishes them; the one store of the latest issues, by folder and page. */
 export class DriftService implements vscode.Disposable {

@@ -1,5 +1,5 @@
-import type { Wiki } from '../../core/wiki';
-import type { Services } from '../services';
+import type { Wiki } from '../../core/wiki/wiki';
+import type { Services } from '../services/services';
 
 /**
  * Where a citation's code is now, through the drift worker; undefined when it does not resolve.

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCitations } from '../../core/drift/citations';
-import type { Services } from '../services';
-import { showError } from '../userErrors';
+import type { Services } from '../services/services';
+import { showError } from '../common/userErrors';
 import type { DriftService } from './driftService';
 
 const SCHEME = 'repo-wiki-cited';

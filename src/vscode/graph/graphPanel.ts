@@ -1,11 +1,11 @@
-import { webviewHtml } from '../webviewHtml';
+import { webviewHtml } from '../common/webviewHtml';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildWikiGraph } from '../../core/authoring';
-import type { Wiki } from '../../core/wiki';
+import type { Wiki } from '../../core/wiki/wiki';
 import { parseGraphMessage, type GraphToHost, type HostToGraph } from '../../shared/graphProtocol';
 import { uriOf } from '../authoring/wikiLanguage';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 
 /** The last first-frame report of a graph panel (for tests and the bench). */
 export interface GraphRender {

@@ -2,13 +2,13 @@ import * as vscode from 'vscode';
 import { isFileAccessError, isNotAFile } from '../../core/errors';
 import { planIngest, PlanRejectedError, type IngestSource } from '../../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
-import { isLlmError } from '../../core/llm';
+import { isLlmError } from '../../core/llm/languageModel';
 import type { FileSystem } from '../../core/ports';
-import type { Wiki } from '../../core/wiki';
-import { loadGitModule } from '../heavyModules';
+import type { Wiki } from '../../core/wiki/wiki';
+import { loadGitModule } from '../common/heavyModules';
 import { modelName } from '../models/anthropic';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 import { driftResolver, registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
 
 /** What integration tests reach through the extension's API. */

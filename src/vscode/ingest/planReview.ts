@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { applyChanges, type AppliedChanges } from '../../core/ingest/apply';
 import { keepChanges, type CitationResolver, type PageChange, type PreparedPlan } from '../../core/ingest/changes';
 import type { LogEntry } from '../../core/model';
-import type { Wiki } from '../../core/wiki';
-import type { Services } from '../services';
+import type { Wiki } from '../../core/wiki/wiki';
+import type { Services } from '../services/services';
 
 const SCHEME = 'repo-wiki-proposed';
 

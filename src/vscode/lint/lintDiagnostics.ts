@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { FolderDiagnostics } from '../diagnostics';
-import type { Services } from '../services';
+import { FolderDiagnostics } from '../common/diagnostics';
+import type { Services } from '../services/services';
 
 export const lintFeature = {
   activate(context: vscode.ExtensionContext, services: Services): void {

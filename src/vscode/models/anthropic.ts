@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { MODEL_DEFAULTS } from '../../core/defaults';
-import type { LanguageModel } from '../../core/llm';
-import { loadLlmModule } from '../heavyModules';
+import type { LanguageModel } from '../../core/llm/languageModel';
+import { loadLlmModule } from '../common/heavyModules';
 
 
 /** The Claude model named by `repoWiki.llm.model`. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatSettings } from '../../core/chat/chatService';
 import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
-import type { LanguageModel } from '../../core/llm';
+import type { LanguageModel } from '../../core/llm/languageModel';
 import { anthropicModel, modelName } from './anthropic';
 import { ApiKeys } from './apiKey';
 import { VsCodeLanguageModel } from './vscodeLanguageModel';

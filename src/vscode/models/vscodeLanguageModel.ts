@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../core/chat/prompt';
-import { LlmError, messageText, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm';
+import { LlmError, messageText, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm/languageModel';
 
 /**
  * The language-model port over a model VS Code offers (`vscode.lm`, e.g. Copilot's), with tool

@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOPICS, type IndexEntry, type Topic } from '../../core/model';
 import type { Proposal } from '../../core/proposals';
-import type { Wiki } from '../../core/wiki';
-import { topicLabel } from '../../core/wikiIndex';
-import type { Services } from '../services';
+import type { Wiki } from '../../core/wiki/wiki';
+import { topicLabel } from '../../core/index/wikiIndex';
+import type { Services } from '../services/services';
 
 type Node =
   | { kind: 'folder'; wiki: Wiki }

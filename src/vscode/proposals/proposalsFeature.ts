@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { acceptProposal, proposalChanges, rejectProposal, type Proposal } from '../../core/proposals';
 import { proposePageChangeTool } from '../../core/tools/proposePageChange';
-import type { Wiki } from '../../core/wiki';
+import type { Wiki } from '../../core/wiki/wiki';
 import { runCancellable, textResult } from '../agents/languageModelTools';
 import { chooseChanges, reportApplied } from '../ingest/planReview';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 
 /** The agent name of proposals made through VS Code's language model tools (agent mode, other extensions). */
 export const VSCODE_AGENT = 'vscode:agent';

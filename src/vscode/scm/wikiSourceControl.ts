@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { commitWiki, prepareWikiCommit } from '../../core/commitWiki';
+import { commitWiki, prepareWikiCommit } from '../../core/git/commitWiki';
 import { WikiError } from '../../core/errors';
-import { WIKI_DIR, type Wiki } from '../../core/wiki';
-import { installMergeDriver, installPreCommitHook } from '../../adapters/gitHooks';
-import { loadGitModule } from '../heavyModules';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import { WIKI_DIR, type Wiki } from '../../core/wiki/wiki';
+import { installMergeDriver, installPreCommitHook } from '../../adapters/git/gitHooks';
+import { loadGitModule } from '../common/heavyModules';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 
 const HEAD_SCHEME = 'repo-wiki-head';
 

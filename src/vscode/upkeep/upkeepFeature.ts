@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { UPKEEP_DEFAULTS } from '../../core/defaults';
-import { lastChanged } from '../../core/pageAge';
+import { lastChanged } from '../../core/pages/pageAge';
 import { isUpkeepInterval, upkeepDue, type UpkeepInterval } from '../../core/upkeep/schedule';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepRun } from '../../core/upkeep/upkeep';
-import type { Wiki } from '../../core/wiki';
-import type { Services } from '../services';
-import { ensureTrusted, showError } from '../userErrors';
+import type { Wiki } from '../../core/wiki/wiki';
+import type { Services } from '../services/services';
+import { ensureTrusted, showError } from '../common/userErrors';
 
 /** Integration tests wait for a scheduled run through this. */
 export interface UpkeepHooks {

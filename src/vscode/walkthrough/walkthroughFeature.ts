@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { DRIFT_CODES } from '../../core/drift/driftCodes';
-import { DIAGNOSTIC_SOURCE } from '../diagnostics';
-import type { Services } from '../services';
-import type { WikiSnapshot } from '../wikiSnapshots';
+import { DIAGNOSTIC_SOURCE } from '../common/diagnostics';
+import type { Services } from '../services/services';
+import type { WikiSnapshot } from '../services/wikiSnapshots';
 
 /** The walkthrough's id as VS Code names it: publisher.name#id. */
 export const WALKTHROUGH_ID = 'repo-wiki.repo-wiki#getStarted';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RepoWikiApi } from '../../../src/extension';
 import type { IngestHooks } from '../../../src/vscode/ingest/ingestFeature';
-import type { LibrarianLintHooks } from '../../../src/vscode/librarian/librarianLint';
+import type { LibrarianLintHooks } from '../../../src/vscode/lint/librarianLint';
 import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type MockAnthropic, type MockRequest } from '../helpers';
 
 const API_KEY = 'sk-ant-lint-test-key';

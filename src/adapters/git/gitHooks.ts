@@ -1,0 +1,75 @@
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { WikiError } from '../../core/errors';
+import { hookBlock, installHook, shellQuote } from '../../core/git/preCommitHook';
+
+const run = promisify(execFile);
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  try {
+    return (await run('git', args, { cwd })).stdout.trim();
+  } catch {
+    throw new WikiError('git-unavailable', `${cwd} is not inside a git repository (or git is not installed).`, 'Run "git init" first, or open the repository folder.');
+  }
+}
+
+/**
+ * Installs the drift check into the repository's pre-commit hook (honouring core.hooksPath and
+ * worktrees). An existing hook of someone else's keeps running after ours; re-running updates ours.
+ */
+export async function installPreCommitHook(folder: string, fallbackCli?: string): Promise<{ path: string; action: string }> {
+  const top = await git(folder, 'rev-parse', '--show-toplevel');
+  const hooks = path.resolve(folder, await git(folder, 'rev-parse', '--git-path', 'hooks'));
+  const hook = path.join(hooks, 'pre-commit');
+  const relative = path.relative(await fs.realpath(top), await fs.realpath(folder)).split(path.sep).join('/');
+  const existing = await fs.readFile(hook, 'utf8').catch(() => undefined);
+  const { text, action, shebang } = installHook(existing, hookBlock(relative, fallbackCli));
+  if (action === 'foreign') {
+    throw new WikiError('hook-not-shell', `${hook} is not a shell script (${shebang}), so the drift check was not added to it.`, 'Call "repo-wiki drift --format text" from that hook yourself (it exits 1 on drift errors), or from your hook manager. Nothing was changed.');
+  }
+  if (action !== 'unchanged') {
+    await fs.mkdir(hooks, { recursive: true });
+    await replaceFile(hook, text, 0o755);
+  }
+  await fs.chmod(hook, 0o755);
+  return { path: hook, action };
+}
+
+const MERGE_DRIVER = 'repo-wiki-index';
+const ATTRIBUTES = ['index.json', 'index.md'].map((file) => `${file} merge=${MERGE_DRIVER}`);
+
+/**
+ * Configures the index merge driver in the repository (`git config`, local to this clone) and makes
+ * sure `.wiki/.gitattributes` names it for index.json and index.md (a change to commit, so that
+ * every clone with the driver uses it; clones without it fall back to git's text merge).
+ */
+export async function installMergeDriver(folder: string, fallbackCli?: string): Promise<{ driver: 'installed' | 'unchanged'; attributes: 'added' | 'present' }> {
+  const args = `index merge %O %A %B %P`;
+  const command = [
+    `if command -v repo-wiki >/dev/null 2>&1; then repo-wiki ${args}`,
+    ...(fallbackCli ? [`elif [ -f ${shellQuote(fallbackCli)} ]; then node ${shellQuote(fallbackCli)} ${args}`] : []),
+    'else exit 1; fi',
+  ].join('; ');
+  const current = await git(folder, 'config', '--get', `merge.${MERGE_DRIVER}.driver`).catch(() => '');
+  if (current !== command) {
+    await git(folder, 'config', `merge.${MERGE_DRIVER}.name`, 'Repo Wiki index: merged page by page');
+    await git(folder, 'config', `merge.${MERGE_DRIVER}.driver`, command);
+  }
+  const file = path.join(folder, '.wiki', '.gitattributes');
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const missing = ATTRIBUTES.filter((line) => !text.split('\n').some((existing) => existing.trim().startsWith(line)));
+  if (missing.length) {
+    const header = '# Generated from pages/: merged page by page by the Repo Wiki merge driver where it is installed.';
+    await replaceFile(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${header}\n${missing.join('\n')}\n`);
+  }
+  return { driver: current === command ? 'unchanged' : 'installed', attributes: missing.length ? 'added' : 'present' };
+}
+
+/** Writes through a temp file and a rename, so a crash never leaves half a hook or attributes file. */
+async function replaceFile(file: string, text: string, mode?: number): Promise<void> {
+  const temp = `${file}.repo-wiki-${process.pid}`;
+  await fs.writeFile(temp, text, mode === undefined ? undefined : { mode });
+  await fs.rename(temp, file);
+}

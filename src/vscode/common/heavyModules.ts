@@ -1,0 +1,13 @@
+import * as path from 'node:path';
+
+type StoreModule = typeof import('../../adapters/store/sqlJsConversationStore');
+type LlmModule = typeof import('../../adapters/llm/anthropicModel');
+type GitModule = typeof import('../../adapters/git/gitWiki');
+
+// sql.js, the Anthropic SDK and simple-git are built as their own bundles next to extension.js (see esbuild.mjs)
+// and required on first use, so neither is parsed at activation.
+const load = <T>(bundle: string): T => require(path.join(__dirname, bundle)) as T;
+
+export const loadStoreModule = (): StoreModule => load<StoreModule>('store.js');
+export const loadLlmModule = (): LlmModule => load<LlmModule>('llm.js');
+export const loadGitModule = (): GitModule => load<GitModule>('git.js');
