@@ -4,17 +4,16 @@ import type { DriftClient } from './adapters/drift/driftClient';
 import { agentsFeature } from './vscode/agents/agentsFeature';
 import { authoringFeature } from './vscode/authoring/authoringFeature';
 import { extendMarkdownIt } from './vscode/authoring/markdownPreview';
-import { chatFeature } from './vscode/chat/chatView';
-import { commandsFeature } from './vscode/commands/wikiCommands';
+import { chatFeature } from './vscode/chat/chatFeature';
+import { commandsFeature } from './vscode/commands/commandsFeature';
 import { driftFeature } from './vscode/drift/driftFeature';
-import { graphFeature } from './vscode/graph/graphPanel';
+import { graphFeature } from './vscode/graph/graphFeature';
 import { walkthroughFeature } from './vscode/walkthrough/walkthroughFeature';
 import { indexFeature } from './vscode/index/indexFeature';
 import { ingestFeature } from './vscode/ingest/ingestFeature';
-import { librarianLintFeature } from './vscode/lint/librarianLint';
-import { lintFeature } from './vscode/lint/lintDiagnostics';
-import { pagesFeature } from './vscode/pages/pagesTree';
-import { scmFeature } from './vscode/scm/wikiSourceControl';
+import { lintFeature } from './vscode/lint/lintFeature';
+import { pagesFeature } from './vscode/pages/pagesFeature';
+import { scmFeature } from './vscode/scm/scmFeature';
 import { upkeepFeature } from './vscode/upkeep/upkeepFeature';
 import { Models } from './vscode/models/models';
 import { PageAges } from './vscode/services/pageAges';
@@ -22,11 +21,12 @@ import { proposalsFeature } from './vscode/proposals/proposalsFeature';
 import { WikiProposals } from './vscode/services/wikiProposals';
 import type { Feature, Services } from './vscode/services/services';
 import { WikiSnapshots } from './vscode/services/wikiSnapshots';
-import { CitationIndex, DocumentSymbols } from './vscode/drift/citedBy';
-import { WorkspaceTools } from './vscode/workspaceTools';
+import { CitationIndex } from './vscode/services/citationIndex';
+import { DocumentSymbols } from './vscode/services/documentSymbols';
+import { WorkspaceCores } from './vscode/services/workspaceCores';
 import { WorkspaceWikis } from './vscode/services/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, librarianLintFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, graphFeature, walkthroughFeature, upkeepFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, graphFeature, walkthroughFeature, upkeepFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */
@@ -63,11 +63,13 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
   );
   const ages = new PageAges();
   const models = new Models(context.secrets);
-  const shared = { wikis, snapshots, output, ages, models, templateDir: path.join(context.extensionPath, 'wiki-template'), driftWorker };
-  const tools = new WorkspaceTools(shared);
-  const proposals = new WikiProposals(shared);
-  const documentSymbols = new DocumentSymbols(shared);
-  const services: Services = { ...shared, proposals, citations: new CitationIndex(shared), documentSymbols, tools: (wiki) => tools.of(wiki) };
+  const cores = new WorkspaceCores({ wikis, snapshots, ages }, driftWorker);
+  const proposals = new WikiProposals(cores);
+  const documentSymbols = new DocumentSymbols({ wikis, cores });
+  const services: Services = {
+    wikis, cores, snapshots, output, ages, models, templateDir: path.join(context.extensionPath, 'wiki-template'),
+    citations: new CitationIndex({ wikis, snapshots }), documentSymbols, proposals,
+  };
   context.subscriptions.push(proposals, vscode.workspace.onDidCloseTextDocument((document) => documentSymbols.forget(document)));
   context.subscriptions.push(output, wikis, snapshots, ages, models);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { ms, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { openWorkspaceCore } = require('../../out/src/adapters/workspaceCore.js');
+const { openLocalCore } = require('../../out/src/adapters/localCore.js');
 const { runToolLoop } = require('../../out/src/core/chat/toolLoop.js');
 const { buildPrompt, catalog, estimateTokens } = require('../../out/src/core/chat/prompt.js');
 const { WikiRetriever } = require('../../out/src/core/chat/retrieval.js');
@@ -31,7 +31,7 @@ const CALLS = [
 
 const root = mkdtempSync(join(tmpdir(), 'repo-wiki-loop-bench-'));
 cpSync(resolve('demo'), root, { recursive: true });
-const core = openWorkspaceCore(root);
+const core = openLocalCore(root);
 const tools = core.tools();
 const pages = await core.pages();
 const question = 'What status does a thrown HttpError become, and where is that decided?';

@@ -60,11 +60,11 @@ try {
   // The same work in this process, modules loaded and warm: git diff, pages mentioning a changed path, their check.
   const { checkDrift } = out('cli/drift');
   const { filesChangedSince } = out('adapters/git/gitChanges');
-  const { openWorkspaceCore } = out('adapters/workspaceCore');
+  const { openLocalCore } = out('adapters/localCore');
   const inProcess = [];
   for (let i = 0; i < RUNS.changed; i++) {
     const started = performance.now();
-    await checkDrift(openWorkspaceCore(tmp), { stamp: false, changed: await filesChangedSince(tmp, 'main') });
+    await checkDrift(openLocalCore(tmp), { stamp: false, changed: await filesChangedSince(tmp, 'main') });
     inProcess.push(performance.now() - started);
   }
   const a = stats(changed);

@@ -205,12 +205,12 @@ async function parallelFloorMs(root, files, threads, loadOnClock = false) {
 if (isMainThread && process.argv[2] === '--changed-since') {
   const all = process.argv[3];
   const { changedSince, checkDrift } = out('cli/drift');
-  const { openWorkspaceCore } = out('adapters/workspaceCore');
+  const { openLocalCore } = out('adapters/localCore');
   const runs = [];
   let checked;
   for (let i = 0; i < 6; i++) {
     const start = performance.now();
-    const core = openWorkspaceCore(all);
+    const core = openLocalCore(all);
     ({ report: checked } = await checkDrift(core, { stamp: false, ...(await changedSince(core, 'main', false)) }));
     if (i > 0) runs.push(performance.now() - start);
   }

@@ -29,9 +29,9 @@ const { parsePage } = core('core/pages/page');
 const { Wiki } = core('core/wiki/wiki');
 const { WorkspaceFiles } = core('adapters/files/workspaceFiles');
 const { AnthropicModel } = core('adapters/llm/anthropicModel');
-const { openWorkspaceCore } = core('adapters/workspaceCore');
+const { openLocalCore } = core('adapters/localCore');
 /** A fresh drift engine over the wiki's folder, as the CLI builds it (nothing cached). */
-const driftEngineFor = (wiki) => openWorkspaceCore(wiki.root).drift;
+const driftEngineFor = (wiki) => openLocalCore(wiki.root).engine;
 
 const clock = { now: () => new Date() };
 const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));

@@ -19,7 +19,7 @@ import { WORDS, writeCitingWiki } from '../tools/wiki.mjs';
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
-const { openWorkspaceCore } = require('../../out/src/adapters/workspaceCore.js');
+const { openLocalCore } = require('../../out/src/adapters/localCore.js');
 const { findRipgrep } = require('../../out/src/adapters/search/ripgrep.js');
 
 const CLI = resolve(fileURLToPath(import.meta.url), '../../../dist/cli.js');
@@ -66,7 +66,7 @@ async function measureStarts(workspace, query) {
 
 try {
   const corpus = makeRealCorpus(root);
-  const core = openWorkspaceCore(root);
+  const core = openLocalCore(root);
   const symbols = writeCitingWiki(root, corpus, core.parser, PAGES);
   const tools = Object.fromEntries(core.tools().map((tool) => [tool.name, tool]));
   console.log(`MCP over stdio: ${PAGES} pages citing ${corpus.label} (${corpus.files.length} files); ${RUNS} paired calls per tool; load average ${loadavg()[0].toFixed(2)}`);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { fileAtCommit, filesChangedSince, headCommit, pagesMentioning } from '../adapters/git/gitChanges';
-import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { LocalCore } from '../adapters/localCore';
 import { DriftCode } from '../core/drift/driftCodes';
 import { pagesCiting, type Citation } from '../core/drift/citations';
 import type { DriftIssue, DriftReport } from '../core/drift/driftEngine';
@@ -19,7 +19,7 @@ import type { WikiPage } from '../core/model';
  * With `changed` (workspace-relative paths), only what the change touches is checked: edited pages,
  * and the citations into changed files (a citation into an unchanged file cannot have drifted by it).
  */
-export async function checkDrift({ wiki, drift: engine }: WorkspaceCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; dropped: number; fixed: string[]; stampError?: WikiError }> {
+export async function checkDrift({ wiki, engine }: LocalCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; dropped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
   const stamping = options.stamp || review.length > 0;
   // Only the pages that mention a changed path can cite it: the rest are not even parsed, nor read when `candidates` names the pages to read.
@@ -78,7 +78,7 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
  * reads every page anyway), the only pages that can be touched: those one `git grep` finds
  * mentioning a changed file, and the changed pages themselves.
  */
-export async function changedSince({ wiki, parser }: Pick<WorkspaceCore, 'wiki' | 'parser'>, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
+export async function changedSince({ wiki, parser }: Pick<LocalCore, 'wiki' | 'parser'>, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
   const changed = await filesChangedSince(wiki.root, ref);
   // The changed files' grammars compile while git searches the pages and they are read. Settled: a
   // grammar that cannot load fails the check that needs it, with its own error.
@@ -107,7 +107,7 @@ function onlyTouched(pages: WikiPage[], changed: readonly string[]): WikiPage[] 
 }
 
 /** `--diff`: per changed citation (signature or body), a unified diff of its code since the commit it was verified at, or why there is none. */
-export async function citationDiffs({ wiki, drift: engine, root }: WorkspaceCore, issues: readonly DriftIssue[]): Promise<Map<DriftIssue, string>> {
+export async function citationDiffs({ wiki, engine, root }: LocalCore, issues: readonly DriftIssue[]): Promise<Map<DriftIssue, string>> {
   const { createTwoFilesPatch } = await import('diff');
   const diffs = new Map<DriftIssue, string>();
   const pages = new Map((await wiki.loadPages()).map((page) => [page.relPath, page]));

@@ -6,7 +6,7 @@ import { applyChanges } from '../core/ingest/apply';
 import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
 import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
 import { isLlmError } from '../core/llm/languageModel';
-import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { LocalCore } from '../adapters/localCore';
 import { pageAges } from './pageAges';
 
 export interface IngestCliOptions {
@@ -30,7 +30,7 @@ const INGESTIBLE = /\.(md|mdx|txt|ts|tsx|mts|cts|js|jsx|mjs|cjs|json|ya?ml|toml)
  * `repo-wiki ingest PATH...`: plans with the model, prints the changes, and writes them only with
  * --yes or after a yes on a terminal. Exit 0 on success (or nothing to do), 2 on failure.
  */
-export async function ingestCommand(core: WorkspaceCore, paths: readonly string[], options: IngestCliOptions, io: Io, cwd: string): Promise<number> {
+export async function ingestCommand(core: LocalCore, paths: readonly string[], options: IngestCliOptions, io: Io, cwd: string): Promise<number> {
   const { wiki } = core;
   if (!paths.length) {
     io.err('repo-wiki ingest: name at least one file or folder to ingest.');
@@ -127,7 +127,7 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 /** Files named, and ingestible files under folders named, within the caps; the rest with a reason. */
-async function collectSources({ wiki, files: reader }: WorkspaceCore, paths: readonly string[], cwd: string): Promise<{ sources: IngestSource[]; skipped: string[] }> {
+async function collectSources({ wiki, files: reader }: LocalCore, paths: readonly string[], cwd: string): Promise<{ sources: IngestSource[]; skipped: string[] }> {
   const files: string[] = [];
   const skipped: string[] = [];
   const walk = async (dir: string): Promise<void> => {

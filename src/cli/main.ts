@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openWorkspace } from '../adapters/workspace';
-import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { LocalCore } from '../adapters/localCore';
 import { readTemplate } from '../adapters/wikiTemplate';
 import { WikiError } from '../core/errors';
 import type { DriftIssue } from '../core/drift/driftEngine';
@@ -135,7 +135,7 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
   const root = path.resolve(cwd, values.workspace ?? '.');
   const { wiki } = openWorkspace(root);
   // The whole core (TypeScript, the tools) loads only for the commands that need it.
-  const core = async () => (await import('../adapters/workspaceCore')).openWorkspaceCore(root, { semantic: values.semantic === true });
+  const core = async () => (await import('../adapters/localCore')).openLocalCore(root, { semantic: values.semantic === true });
   try {
     if (command === 'init') return await init(wiki, format, io);
     if (!['index rebuild', 'lint', 'drift', 'query', 'ingest', 'mcp', 'proposals', 'hook install', 'merge-driver install', 'backlinks', 'page rename', 'upkeep'].includes(command)) {
@@ -209,7 +209,7 @@ async function rebuild(wiki: Wiki, format: Format, io: Io): Promise<number> {
   return 0;
 }
 
-async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number; minAgeDays: number }; core(): Promise<WorkspaceCore> }): Promise<number> {
+async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean; llm?: { model: string; maxPages: number; maxTokens: number; minAgeDays: number }; core(): Promise<LocalCore> }): Promise<number> {
   // TypeScript and the SDK load only for these flags.
   const extras = options.fix || options.llm ? await import('./lintExtras') : undefined;
   let fixed: Awaited<ReturnType<NonNullable<typeof extras>['fixLint']>> | undefined;
@@ -243,7 +243,7 @@ async function lint(wiki: Wiki, format: Format, io: Io, options: { fix: boolean;
   return fixFailed ? 2 : errors ? 1 : 0;
 }
 
-async function drift(core: WorkspaceCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string; fix: boolean; diff: boolean }, io: Io): Promise<number> {
+async function drift(core: LocalCore, format: Format, options: { stamp: boolean; review: string[]; changedSince?: string; fix: boolean; diff: boolean }, io: Io): Promise<number> {
   const { wiki } = core;
   const { changedSince, checkDrift, citationDiffs } = await import('./drift');
   const stamp = options.stamp || options.review.length > 0;
@@ -294,7 +294,7 @@ function issueLine(issue: LintIssue): string {
   return `${issue.page}:${line}:${column}  ${issue.severity.padEnd(7)}  ${issue.code}  ${issue.message}`;
 }
 
-async function query(core: WorkspaceCore, question: string, format: Format, options: { offline: boolean; model: string }, io: Io): Promise<number> {
+async function query(core: LocalCore, question: string, format: Format, options: { offline: boolean; model: string }, io: Io): Promise<number> {
   if (!question.trim()) {
     io.err('Ask a question: repo-wiki query "How are errors handled?"');
     return 2;

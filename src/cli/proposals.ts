@@ -1,4 +1,4 @@
-import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { LocalCore } from '../adapters/localCore';
 import { acceptProposal, proposalChanges, rejectProposal, type Proposal } from '../core/proposals';
 
 interface Io {
@@ -13,7 +13,7 @@ export const PROPOSALS_USAGE = 'Usage: repo-wiki proposals list | show ID | acce
  * prints the page as accepting would write it; `accept` writes it as an ingest does; `reject`
  * deletes the proposal. Exit 0 on success, 2 on a usage error; a refusal throws its WikiError.
  */
-export async function proposalsCommand(core: WorkspaceCore, args: readonly string[], format: 'text' | 'json', io: Io): Promise<number> {
+export async function proposalsCommand(core: LocalCore, args: readonly string[], format: 'text' | 'json', io: Io): Promise<number> {
   const [action = 'list', id, ...rest] = args;
   if (action === 'list' && id === undefined) return list(core, format, io);
   if (!['show', 'accept', 'reject'].includes(action) || id === undefined || rest.length) {
@@ -36,7 +36,7 @@ export async function proposalsCommand(core: WorkspaceCore, args: readonly strin
   return show(core, id, format, io);
 }
 
-async function list(core: WorkspaceCore, format: 'text' | 'json', io: Io): Promise<number> {
+async function list(core: LocalCore, format: 'text' | 'json', io: Io): Promise<number> {
   const { proposals, unreadable, unread } = await core.proposals.store.list();
   if (format === 'json') {
     io.out(JSON.stringify({ proposals, unreadable, unread }, null, 2));
@@ -49,7 +49,7 @@ async function list(core: WorkspaceCore, format: 'text' | 'json', io: Io): Promi
   return 0;
 }
 
-async function show(core: WorkspaceCore, id: string, format: 'text' | 'json', io: Io): Promise<number> {
+async function show(core: LocalCore, id: string, format: 'text' | 'json', io: Io): Promise<number> {
   const proposal = await core.proposals.store.get(id);
   if (!proposal) {
     io.err(`There is no pending proposal "${id}".`);

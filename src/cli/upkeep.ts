@@ -1,4 +1,4 @@
-import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { LocalCore } from '../adapters/localCore';
 import { UPKEEP_DEFAULTS } from '../core/defaults';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepPlan } from '../core/upkeep/upkeep';
 import { lastChanged } from '../core/pages/pageAge';
@@ -14,11 +14,11 @@ interface Io {
  * upkeep marked whose code is back, archives long-idle stale and superseded pages, rebuilds the
  * index and logs what changed. `--dry-run` prints the same and writes nothing.
  */
-export async function upkeepCommand(core: WorkspaceCore, options: { dryRun: boolean; json: boolean; archiveAfterDays?: number }, io: Io): Promise<number> {
-  const { wiki, drift } = core;
+export async function upkeepCommand(core: LocalCore, options: { dryRun: boolean; json: boolean; archiveAfterDays?: number }, io: Io): Promise<number> {
+  const { wiki, engine } = core;
   const today = new Date().toISOString().slice(0, 10);
   const archiveAfterDays = options.archiveAfterDays ?? UPKEEP_DEFAULTS.archiveAfterDays;
-  const { plan, pagesChecked, result } = await runUpkeep(wiki, { check: (pages) => drift.check(pages), lastChanged: async () => lastChanged(await pageHistory(wiki)) }, { today, archiveAfterDays, dryRun: options.dryRun });
+  const { plan, pagesChecked, result } = await runUpkeep(wiki, { check: (pages) => engine.check(pages), lastChanged: async () => lastChanged(await pageHistory(wiki)) }, { today, archiveAfterDays, dryRun: options.dryRun });
   if (options.json) {
     io.out(JSON.stringify({ dryRun: options.dryRun, ...plan, written: result?.pages ?? [], indexRebuilt: result?.indexChanged ?? false }, null, 2));
     return 0;

@@ -1,6 +1,6 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { WorkspaceCore } from '../adapters/workspaceCore';
+import type { LocalCore } from '../adapters/localCore';
 import { isFileAccessError } from '../core/errors';
 import { slugProblem } from '../core/pages/slug';
 import { buildIndex, renderIndexMarkdown } from '../core/index/wikiIndex';
@@ -15,7 +15,7 @@ const PAGE_URI_PREFIX = 'wiki://pages/';
  * `wiki://schema`. A page the file access refuses (a link out, a FIFO, too large) is neither
  * listed nor read; every read goes through the wiki, so through the guarded file access.
  */
-export function registerWikiResources(server: McpServer, core: WorkspaceCore): void {
+export function registerWikiResources(server: McpServer, core: LocalCore): void {
   const pageTemplate = new ResourceTemplate(`${PAGE_URI_PREFIX}{slug}`, {
     list: async () => ({
       resources: (await core.pages())
@@ -38,7 +38,7 @@ export function registerWikiResources(server: McpServer, core: WorkspaceCore): v
 }
 
 /** The page file's text; a missing page or one the file access refuses is a resource error that names why, never content. */
-async function pageText(core: WorkspaceCore, slug: string): Promise<string> {
+async function pageText(core: LocalCore, slug: string): Promise<string> {
   const problem = slugProblem(slug);
   if (problem) throw new McpError(RESOURCE_NOT_FOUND, `"${slug}" is not a page slug: ${problem}.`);
   // Read as a page first: that is where an unreadable page (refused, binary, over the page cap) shows.

@@ -22,7 +22,7 @@ export function checkDriftTool(deps: Pick<ToolDependencies, 'wiki' | 'pages' | '
         if (!isPage(page)) return page;
         pages = [page];
       } else pages = await deps.pages();
-      const report = await deps.drift.check(pages, signal && { get cancelled() { return signal.aborted; } });
+      const report = await deps.drift.check({ slugs: pages.map((page) => page.slug) }, signal);
       signal?.throwIfAborted();
       const checked = `${plural(report.citationsChecked, 'citation')} in ${plural(report.pagesChecked, 'page')}`;
       if (!report.issues.length) return success(`No drift: ${checked} match the code.`, 'no drift');

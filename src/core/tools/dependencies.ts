@@ -1,4 +1,4 @@
-import type { DriftEngine } from '../drift/driftEngine';
+import type { DriftBackend } from '../drift/driftBackend';
 import type { SourceSymbol } from '../drift/symbols';
 import type { WikiPage } from '../model';
 import type { FileSystem } from '../ports';
@@ -13,10 +13,10 @@ export interface ToolDependencies {
   pages(): Promise<readonly WikiPage[]>;
   /** Slug → age tag ("stable for 3 months (+2)") for these pages; omitted where git cannot tell. */
   ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>>;
-  drift: Pick<DriftEngine, 'check'>;
+  drift: Pick<DriftBackend, 'check'>;
   /** The guarded file access: reads stay in the workspace, never a secret, a link out or a FIFO. */
   files: Pick<FileSystem, 'readFile'>;
-  /** Declarations of a TS/JS file (the TypeScript symbol parser, or the drift worker's). */
+  /** Declarations of a file, as drift parses them. */
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
   search: CodeSearch;
 }

@@ -19,7 +19,7 @@ export function readPageTool(deps: Pick<ToolDependencies, 'wiki' | 'drift' | 'ag
     async run({ slug }) {
       const page = await loadPage(deps, slug);
       if (!isPage(page)) return page;
-      const [report, ages] = await Promise.all([deps.drift.check([page]), deps.ages?.([page])]);
+      const [report, ages] = await Promise.all([deps.drift.check({ slugs: [page.slug] }), deps.ages?.([page])]);
       const drift = report.issues.length
         ? `drift: ${plural(report.issues.length, 'issue')} in ${plural(report.citationsChecked, 'citation')}\n${describeDriftIssues(report.issues)}`
         : `drift: none (${plural(report.citationsChecked, 'citation')} match the code)`;

@@ -23,7 +23,7 @@ export class WikiLanguageModelTool implements vscode.LanguageModelTool<unknown> 
 
   private async tool(): Promise<WikiTool | undefined> {
     const wiki = await this.services.wikis.preferred();
-    return wiki && this.services.tools(wiki).find((tool) => tool.name === this.name);
+    return wiki && this.services.cores.of(wiki).tools().find((tool) => tool.name === this.name);
   }
 }
 

@@ -41,7 +41,7 @@ export class WikiParticipant {
       // In Restricted Mode nothing goes to a model: the answer comes from retrieval alone.
       chooseModel: async (): Promise<ModelChoice> => (vscode.workspace.isTrusted ? { model } : { offline: 'untrusted' }),
       settings: () => services.models.chatSettings(),
-      tools: () => services.tools(wiki),
+      tools: () => services.cores.of(wiki).tools(),
       resolves: async (citation) => !!(await locateCitation(this.services, wiki, citation)),
     });
     const abort = new AbortController();
@@ -99,7 +99,7 @@ export class WikiParticipant {
   /** `/drift`: the citations of the whole wiki checked against the code, errors first. */
   private async drift(wiki: Wiki, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
     stream.progress('Checking every code citation of the wiki…');
-    const report = await (await this.services.driftWorker()).request({ kind: 'check', root: wiki.root });
+    const report = await this.services.cores.of(wiki).drift.check();
     const order = { error: 0, warning: 1, info: 2 } as Record<string, number>;
     const issues = [...report.issues].sort((a, b) => (order[a.severity] ?? 3) - (order[b.severity] ?? 3));
     const errors = issues.filter((issue) => issue.severity === 'error').length;

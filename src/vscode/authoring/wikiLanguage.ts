@@ -122,7 +122,7 @@ export class WikiLanguage implements vscode.Disposable {
     const key = path.join(wiki.root, relPath);
     const cached = this.symbolCache.get(key);
     if (cached?.text === text) return cached.symbols;
-    const symbols = this.shared.driftWorker().then((client) => client.request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
+    const symbols = this.shared.cores.of(wiki).drift.symbolsOf(relPath, text);
     this.symbolCache.set(key, { text, symbols });
     symbols.catch(() => this.symbolCache.delete(key));
     return symbols;

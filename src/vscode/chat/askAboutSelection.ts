@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { SelectionContext } from '../../core/chat/conversation';
-import { CitationIndex, DocumentSymbols, pagesCiting } from '../drift/citedBy';
+import { pagesCiting } from '../drift/citedBy';
+import type { CitationIndex } from '../services/citationIndex';
+import type { DocumentSymbols } from '../services/documentSymbols';
 import type { Services } from '../services/services';
 
 /** Selections beyond this are cut; the chip says so. */

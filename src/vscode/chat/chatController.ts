@@ -204,7 +204,7 @@ export class ChatController implements vscode.Disposable {
       if (!record) return;
       const result = await fileBackConversation(wiki, store, record, new Date().toISOString().slice(0, 10));
       // Record fingerprints for the code the answers cite, so drift checks the page from now on.
-      await (await this.services.driftWorker()).request({ kind: 'stamp', root: wiki.root, slug: result.slug, onlyMissing: true }).catch((error: Error) => this.services.output.warn(`Stamping ${result.slug}: ${error.message}`));
+      await this.services.cores.of(wiki).drift.stamp(result.slug, { onlyMissing: true }).catch((error: Error) => this.services.output.warn(`Stamping ${result.slug}: ${error.message}`));
       this.services.wikis.notifyChanged(wiki);
       this.post({ type: 'filed', conversationId: id, slug: result.slug });
       await this.postConversations();
@@ -238,9 +238,9 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'notice', message: `${text} is not a code citation inside this workspace.` });
       return;
     }
-    let found: { path: string; line: number } | null;
+    let found: { path: string; line: number } | undefined;
     try {
-      found = await (await this.services.driftWorker()).request({ kind: 'locate', root: wiki.root, path: citation.path, symbol: citation.symbol });
+      found = await this.services.cores.of(wiki).drift.locate(citation);
     } catch (error) {
       // The worker refuses a link out of the workspace, a FIFO, a device.
       this.post({ type: 'notice', message: `${text} is not opened: ${(error as Error).message}` });
@@ -281,7 +281,7 @@ export class ChatController implements vscode.Disposable {
         const wiki = await this.wiki();
         return !!wiki && !!(await locateCitation(this.services, wiki, citation));
       },
-      tools: () => (this.toolWiki ? this.services.tools(this.toolWiki) : []),
+      tools: () => (this.toolWiki ? this.services.cores.of(this.toolWiki).tools() : []),
       onSummaryFailed: (error) => this.services.output.warn(`Could not summarise the earlier turns of a conversation: ${error instanceof Error ? error.message : String(error)}`),
       now: () => new Date(),
     });

@@ -30,6 +30,6 @@ export class ConversationStoreHost implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.opening?.then((store) => store.close()).catch(() => undefined);
+    void this.opening?.then((store) => store.close()).catch((error: Error) => this.output.warn(`Closing the conversation store: ${error.message}`));
   }
 }

@@ -9,7 +9,7 @@ import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
 
 /** Runs a command body with the error handling every command shares. */
-function command(services: Services, name: string, run: () => Promise<unknown>): () => Promise<unknown> {
+export function command(services: Services, name: string, run: () => Promise<unknown>): () => Promise<unknown> {
   return async () => {
     try {
       return await run();
@@ -20,7 +20,7 @@ function command(services: Services, name: string, run: () => Promise<unknown>):
   };
 }
 
-async function initialise(services: Services) {
+export async function initialise(services: Services) {
   if (!ensureTrusted('Initialising the wiki')) return undefined;
   const wiki = await services.wikis.pick({ mustExist: false, purpose: 'Initialise wiki' });
   if (!wiki) return undefined;
@@ -37,7 +37,7 @@ async function initialise(services: Services) {
   return result;
 }
 
-async function newPage(services: Services) {
+export async function newPage(services: Services) {
   if (!ensureTrusted('Creating a page')) return undefined;
   const wiki = await services.wikis.pick({ mustExist: true, purpose: 'New page' });
   if (!wiki) return undefined;
@@ -56,7 +56,7 @@ async function newPage(services: Services) {
   return created;
 }
 
-async function rebuildIndex(services: Services) {
+export async function rebuildIndex(services: Services) {
   if (!ensureTrusted('Rebuilding the index')) return undefined;
   const wikis = await services.wikis.existing();
   if (!wikis.length) throw new WikiError('no-wiki', 'This workspace has no wiki.', 'Run "Repo Wiki: Initialise wiki in this workspace" first.');
@@ -66,7 +66,7 @@ async function rebuildIndex(services: Services) {
   return { pages, changed: results.some((r) => r.changed) };
 }
 
-async function commit(services: Services) {
+export async function commit(services: Services) {
   if (!ensureTrusted('Committing the wiki')) return undefined;
   const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Commit wiki changes' });
   if (!wiki) return undefined;
@@ -101,7 +101,7 @@ async function commit(services: Services) {
   return result;
 }
 
-async function openLog(services: Services) {
+export async function openLog(services: Services) {
   const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Open log' });
   if (!wiki) return undefined;
   const { entries, skipped } = await wiki.readLog();
@@ -113,18 +113,3 @@ async function openLog(services: Services) {
   editor.revealRange(new vscode.Range(end, 0, end, 0));
   return { entries: entries.length, skipped };
 }
-
-export const commandsFeature = {
-  activate(context: vscode.ExtensionContext, services: Services): void {
-    const commands: Record<string, [string, (s: Services) => Promise<unknown>]> = {
-      'repoWiki.init': ['Initialise wiki', initialise],
-      'repoWiki.newPage': ['New page', newPage],
-      'repoWiki.rebuildIndex': ['Rebuild index', rebuildIndex],
-      'repoWiki.commit': ['Commit wiki changes', commit],
-      'repoWiki.openLog': ['Open log', openLog],
-    };
-    for (const [id, [name, run]] of Object.entries(commands)) {
-      context.subscriptions.push(vscode.commands.registerCommand(id, command(services, name, () => run(services))));
-    }
-  },
-};

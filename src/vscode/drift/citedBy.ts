@@ -1,73 +1,8 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findCitations, SYMBOL_FILE } from '../../core/drift/citations';
-import type { SourceSymbol } from '../../core/drift/symbols';
+import { SYMBOL_FILE } from '../../core/drift/citations';
+import type { CitationIndex, CitingPage } from '../services/citationIndex';
+import type { DocumentSymbols } from '../services/documentSymbols';
 import type { Services } from '../services/services';
-
-export interface CitingPage {
-  slug: string;
-  title: string;
-  stale: boolean;
-  uri: vscode.Uri;
-}
-
-/** Reverse citations: which wiki pages cite each symbol of a source file (hover and CodeLens). */
-export class CitationIndex {
-  private cache?: Promise<Map<string, Map<string, CitingPage[]>>>;
-
-  constructor(private readonly services: Pick<Services, 'wikis' | 'snapshots'>) {
-    services.snapshots.onDidUpdate(() => (this.cache = undefined));
-  }
-
-  /** symbol (or '' for the whole file) -> pages, for one source file. */
-  async forFile(uri: vscode.Uri): Promise<Map<string, CitingPage[]> | undefined> {
-    const wiki = this.services.wikis.forUri(uri);
-    if (!wiki) return undefined;
-    return (await (this.cache ??= this.build())).get(path.join(wiki.root, wiki.relative(uri.fsPath)));
-  }
-
-  private async build(): Promise<Map<string, Map<string, CitingPage[]>>> {
-    const index = new Map<string, Map<string, CitingPage[]>>();
-    for (const wiki of await this.services.wikis.existing()) {
-      const snapshot = await this.services.snapshots.get(wiki);
-      for (const page of snapshot.pages) {
-        const citing = { slug: page.slug, title: page.frontmatter.title ?? page.slug, stale: (page.frontmatter.status ?? 'active') !== 'active', uri: vscode.Uri.file(path.join(wiki.root, page.relPath)) };
-        for (const citation of findCitations(page)) {
-          if (citation.outside) continue;
-          const file = path.join(wiki.root, citation.path);
-          const bySymbol = index.get(file) ?? new Map<string, CitingPage[]>();
-          const list = bySymbol.get(citation.symbol ?? '') ?? [];
-          if (!list.some((p) => p.uri.fsPath === citing.uri.fsPath)) list.push(citing);
-          bySymbol.set(citation.symbol ?? '', list);
-          index.set(file, bySymbol);
-        }
-      }
-    }
-    return index;
-  }
-}
-
-/** The symbols of an open TS/JS document, parsed by the drift worker and cached per version. */
-export class DocumentSymbols {
-  private readonly cache = new Map<string, { version: number; symbols: Promise<SourceSymbol[]> }>();
-
-  constructor(private readonly services: Pick<Services, 'wikis' | 'driftWorker'>) {}
-
-  of(document: vscode.TextDocument): Promise<SourceSymbol[]> {
-    const cached = this.cache.get(document.uri.toString());
-    if (cached?.version === document.version) return cached.symbols;
-    const wiki = this.services.wikis.forUri(document.uri);
-    const symbols = wiki
-      ? this.services.driftWorker().then((client) => client.request({ kind: 'symbols', root: wiki.root, path: wiki.relative(document.uri.fsPath), text: document.getText() }))
-      : Promise.resolve([]);
-    this.cache.set(document.uri.toString(), { version: document.version, symbols });
-    return symbols;
-  }
-
-  forget(document: vscode.TextDocument): void {
-    this.cache.delete(document.uri.toString());
-  }
-}
 
 /** Pages citing the file, or a symbol of it that overlaps `range` (for "Ask about selection"). */
 export async function pagesCiting(citations: CitationIndex, symbols: DocumentSymbols, document: vscode.TextDocument, range: vscode.Range): Promise<CitingPage[]> {

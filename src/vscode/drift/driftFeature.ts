@@ -107,11 +107,11 @@ export const driftFeature = {
       vscode.commands.registerCommand('repoWiki.checkDrift', () => checkAll(services, drift)),
       vscode.commands.registerCommand('repoWiki.stampPage', (uri?: vscode.Uri) => stampPage(services, drift, uri)),
       vscode.commands.registerCommand('repoWiki.stampCitation', (uri: vscode.Uri, citation: string) => stampPage(services, drift, uri, [citation])),
-      vscode.commands.registerCommand('repoWiki.openCitation', (uri: vscode.Uri, citation: string) => openCitation(services, drift, uri, citation)),
+      vscode.commands.registerCommand('repoWiki.openCitation', (uri: vscode.Uri, citation: string) => openCitation(services, uri, citation)),
       vscode.commands.registerCommand('repoWiki.relocateCitation', (uri: vscode.Uri, from: string, to: string, anchor?: unknown) => editPage(services, uri, 'Updating the citation', (wiki, page) => relocateCitation(wiki, page, from, to, isAnchor(anchor) ? anchor : undefined))),
       vscode.commands.registerCommand('repoWiki.markStale', (uri: vscode.Uri, suggested?: string) => markPageStale(services, uri, suggested)),
       registerCitedBy(services),
-      registerWhatChanged(services, drift),
+      registerWhatChanged(services),
     );
     for (const wiki of services.wikis.all()) {
       void services.snapshots.get(wiki).then((snapshot) => {
@@ -176,8 +176,7 @@ async function stampPage(services: Services, drift: DriftService, uri?: vscode.U
   if (!target) return undefined;
   try {
     await saveIfDirty(uri ?? vscode.Uri.file(target.wiki.pagePath(target.slug)));
-    const client = await drift.worker();
-    const result = await client.request({ kind: 'stamp', root: target.wiki.root, slug: target.slug, citations });
+    const result = await services.cores.of(target.wiki).drift.stamp(target.slug, { citations });
     await drift.check(target.wiki, { slugs: [target.slug] });
     const unresolved = result.unresolved.length ? ` ${result.unresolved.length} could not be stamped because they do not resolve.` : '';
     const dropped = result.dropped?.length ? ` Dropped ${result.dropped.length} anchor${result.dropped.length === 1 ? '' : 's'} of citations no longer on the page.` : '';
@@ -189,15 +188,14 @@ async function stampPage(services: Services, drift: DriftService, uri?: vscode.U
   }
 }
 
-async function openCitation(services: Services, drift: DriftService, uri: vscode.Uri, citation: string) {
+async function openCitation(services: Services, uri: vscode.Uri, citation: string) {
   const wiki = services.wikis.forUri(uri);
   const parsed = findCitations({ body: `\`${citation}\``, bodyStartLine: 0 })[0];
   if (!wiki || !parsed || parsed.outside) return;
-  const client = await drift.worker();
-  let found: { path: string; line: number } | null;
+  let found: { path: string; line: number } | undefined;
   try {
     // The worker refuses a cited file that is a link out of the workspace, a FIFO or a device.
-    found = await client.request({ kind: 'locate', root: wiki.root, path: parsed.path, symbol: parsed.symbol });
+    found = await services.cores.of(wiki).drift.locate(parsed);
   } catch (error) {
     showError(services.output, `Opening ${citation}`, error);
     return;

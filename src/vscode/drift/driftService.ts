@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DriftClient } from '../../adapters/drift/driftClient';
-import type { ScopedDriftReport } from '../../adapters/drift/protocol';
+import type { ScopedDriftReport } from '../../core/drift/driftBackend';
 import { pagesCiting } from '../../core/drift/citations';
 import type { DriftIssue } from '../../core/drift/driftEngine';
 import { replaceIssues } from '../../core/drift/issueScope';
@@ -9,7 +8,7 @@ import type { Wiki } from '../../core/wiki/wiki';
 import { FolderDiagnostics } from '../common/diagnostics';
 import type { Services } from '../services/services';
 
-/** Runs drift checks in the worker and publishes them; the one store of the latest issues, by folder and page. */
+/** Runs drift checks (in the worker, through each folder's core) and publishes them; the one store of the latest issues, by folder and page. */
 export class DriftService implements vscode.Disposable {
   private readonly diagnostics = new FolderDiagnostics('repo-wiki-drift', 'repoWiki.drift.severities');
   private readonly issues = new Map<string, Map<string, DriftIssue[]>>();
@@ -18,14 +17,9 @@ export class DriftService implements vscode.Disposable {
 
   constructor(private readonly services: Services) {}
 
-  worker(): Promise<DriftClient> {
-    return this.services.driftWorker();
-  }
-
   /** Checks the wiki, or only `slugs`; `texts` are unsaved page contents to check instead of the files. */
   async check(wiki: Wiki, options: { slugs?: string[]; texts?: Record<string, string>; signal?: AbortSignal } = {}): Promise<DriftIssue[]> {
-    const client = await this.worker();
-    const report = await client.request({ kind: 'check', root: wiki.root, slugs: options.slugs, texts: options.texts }, options.signal);
+    const report = await this.services.cores.of(wiki).drift.check({ slugs: options.slugs, texts: options.texts }, options.signal);
     if (options.signal?.aborted) return this.all(wiki.root);
     return this.apply(wiki.root, report);
   }
@@ -33,7 +27,7 @@ export class DriftService implements vscode.Disposable {
   /** Source files changed: one request forgets them and re-checks the pages that cite them, named from the wiki snapshot so the worker reads only those. */
   async sourcesChanged(wiki: Wiki, paths: string[], listChanged: boolean): Promise<void> {
     const citing = listChanged ? undefined : pagesCiting((await this.services.snapshots.get(wiki)).pages, new Set(paths)).map((page) => page.slug);
-    this.apply(wiki.root, await (await this.worker()).request({ kind: 'sourcesChanged', root: wiki.root, paths, listChanged, citing }));
+    this.apply(wiki.root, await this.services.cores.of(wiki).drift.sourcesChanged({ paths, listChanged, citing }));
   }
 
   /** Drops the issues of pages that no longer exist. */

@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { findCitations } from '../../core/drift/citations';
 import type { Services } from '../services/services';
 import { showError } from '../common/userErrors';
-import type { DriftService } from './driftService';
 
 const SCHEME = 'repo-wiki-cited';
 
@@ -11,7 +10,7 @@ const SCHEME = 'repo-wiki-cited';
  * "Show what changed": a diff editor of a cited symbol's code at the commit its page was verified
  * against, beside the code now. Both sides are read-only documents of this scheme.
  */
-export function registerWhatChanged(services: Services, drift: DriftService): vscode.Disposable {
+export function registerWhatChanged(services: Services): vscode.Disposable {
   const contents = new Map<string, string>();
   let opened = 0;
   const show = async (page: vscode.Uri, citation: string) => {
@@ -20,7 +19,7 @@ export function registerWhatChanged(services: Services, drift: DriftService): vs
     if (!wiki || !parsed || parsed.outside) return undefined;
     try {
       const anchor = (await wiki.readPage(path.basename(page.fsPath, '.md')))?.frontmatter.anchors?.[citation];
-      const change = await (await drift.worker()).request({ kind: 'whatChanged', root: wiki.root, citation: { text: parsed.text, path: parsed.path, symbol: parsed.symbol }, anchor });
+      const change = await services.cores.of(wiki).drift.whatChanged(parsed, anchor);
       if ('unavailable' in change) {
         const review = 'Mark as reviewed';
         void vscode.window.showInformationMessage(`Repo Wiki: ${change.unavailable}`, review)

@@ -9,7 +9,7 @@ import { loadGitModule } from '../common/heavyModules';
 import { modelName } from '../models/anthropic';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
-import { driftResolver, registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
+import { registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
 
 /** What integration tests reach through the extension's API. */
 export interface IngestHooks {
@@ -80,14 +80,14 @@ async function ingest(services: Services, gather: () => Promise<Gathered | undef
           {
             wiki,
             model,
-            resolver: driftResolver(services, wiki),
+            resolver: services.cores.of(wiki).drift,
             settings: {
               model: modelName(),
               maxTokens: settings.get<number>('maxOutputTokens') ?? INGEST_DEFAULTS.maxOutputTokens,
               chunkTokens: settings.get<number>('chunkTokens') ?? INGEST_DEFAULTS.chunkTokens,
             },
             today: new Date().toISOString().slice(0, 10),
-            ages: await services.ages.tags(wiki, (await services.snapshots.get(wiki)).pages).catch(() => undefined),
+            ages: await services.ages.tags(wiki, (await services.snapshots.get(wiki)).pages).catch((error: Error) => void services.output.info(`Page ages unknown: ${error.message}`)),
             force,
             previousText: (hash) => new (loadGitModule().SimpleGitWiki)(wiki.root).blobText(hash),
           },

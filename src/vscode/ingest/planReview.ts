@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { applyChanges, type AppliedChanges } from '../../core/ingest/apply';
-import { keepChanges, type CitationResolver, type PageChange, type PreparedPlan } from '../../core/ingest/changes';
+import { keepChanges, type PageChange, type PreparedPlan } from '../../core/ingest/changes';
 import type { LogEntry } from '../../core/model';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { Services } from '../services/services';
@@ -44,16 +44,6 @@ export function setChangeChooser(next: ChangeChooser | undefined): void {
 
 export function registerPlanReview(context: vscode.ExtensionContext): void {
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, proposed));
-}
-
-/** Resolves citations through the drift worker, so plans are checked by the same engine as drift. */
-export function driftResolver(services: Pick<Services, 'driftWorker'>, wiki: Wiki): CitationResolver {
-  return {
-    async currentAnchor(citation) {
-      const client = await services.driftWorker();
-      return (await client.request({ kind: 'anchor', root: wiki.root, path: citation.path, symbol: citation.symbol, outside: citation.outside })) ?? undefined;
-    },
-  };
 }
 
 /**

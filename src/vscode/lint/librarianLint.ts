@@ -10,7 +10,7 @@ import type { Wiki } from '../../core/wiki/wiki';
 import { FolderDiagnostics } from '../common/diagnostics';
 import type { LanguageModel } from '../../core/llm/languageModel';
 import { modelName } from '../models/anthropic';
-import { driftResolver, reviewAndApply } from '../ingest/planReview';
+import { reviewAndApply } from '../ingest/planReview';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
 import { registerLintFixCommand } from './lintFixCommand';
@@ -26,83 +26,81 @@ export interface LibrarianLintHooks {
  * "Lint wiki with the librarian": an LLM pass over the pages, capped by a page count and a token
  * budget. Findings become `lint:` diagnostics and a report; fixes go through the ingest review.
  */
-export const librarianLintFeature = {
-  activate(context: vscode.ExtensionContext, services: Services): { librarianLint: LibrarianLintHooks } {
-    const diagnostics = new FolderDiagnostics('repo-wiki-librarian', 'repoWiki.lint.severities');
-    const reports = new Map<string, LintPassReport>();
-    const reportTexts = new Map<string, string>();
-    const changed = new vscode.EventEmitter<vscode.Uri>();
-    const reportUri = (wiki: Wiki) => vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${path.basename(wiki.root)}/librarian-lint.md`, query: wiki.root });
-    context.subscriptions.push(
-      registerLintFixCommand(services),
-      diagnostics,
-      changed,
-      vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, {
-        onDidChange: changed.event,
-        provideTextDocumentContent: (uri) => reportTexts.get(uri.query) ?? 'No librarian lint has run in this window yet.',
-      }),
-      // `background`: scheduled upkeep runs the pass for one wiki, with no prompts and progress in the status bar.
-      vscode.commands.registerCommand('repoWiki.lintWithLibrarian', async (options?: { root?: string; background?: boolean }) => {
-        const background = options?.background === true;
-        if (background ? !vscode.workspace.isTrusted : !ensureTrusted('Linting with the librarian')) return undefined;
-        const wiki = typeof options?.root === 'string' ? services.wikis.all().find((w) => w.root === options.root) : await services.wikis.pick({ mustExist: true, purpose: 'Lint wiki with the librarian' });
-        if (!wiki) return undefined;
-        const offer = await services.models.choose();
-        if ('missing' in offer) {
-          if (background) services.output.info('Upkeep: the librarian lint is on, but no model is set up; it did not run.');
-          else await services.models.explainMissing(offer.missing, 'The librarian lint');
-          return undefined;
-        }
-        try {
-          const report = await run(services, wiki, offer.model, background);
-          if (!report) return undefined;
-          reports.set(wiki.root, report);
-          diagnostics.publish(wiki.root, report.findings);
-          reportTexts.set(wiki.root, renderReport(wiki, report));
-          changed.fire(reportUri(wiki));
-          await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
-          const summary = `Librarian lint: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${report.pagesChecked.length} pages (${report.usage.inputTokens.toLocaleString()} of ${report.budget.maxTokens.toLocaleString()} tokens${report.pagesSkipped.length ? `; ${report.pagesSkipped.length} pages left for the next run` : ''}${report.pagesTooNew.length ? `; ${report.pagesTooNew.length} pages newer than repoWiki.lint.llm.minAgeDays not checked` : ''}).`;
-          if (background) {
-            services.output.info(summary);
-            vscode.window.setStatusBarMessage(`$(book) ${summary}`, 15_000);
-            return { findings: report.findings.length, pages: report.pagesChecked.length };
-          }
-          void vscode.window.showInformationMessage(summary, 'Show Problems', 'Open Report').then((choice) => {
-            if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.panel.markers.view.focus');
-            if (choice === 'Open Report') void vscode.window.showTextDocument(reportUri(wiki), { preview: true });
-          });
+export function activateLibrarianLint(context: vscode.ExtensionContext, services: Services): { librarianLint: LibrarianLintHooks } {
+  const diagnostics = new FolderDiagnostics('repo-wiki-librarian', 'repoWiki.lint.severities');
+  const reports = new Map<string, LintPassReport>();
+  const reportTexts = new Map<string, string>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const reportUri = (wiki: Wiki) => vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${path.basename(wiki.root)}/librarian-lint.md`, query: wiki.root });
+  context.subscriptions.push(
+    registerLintFixCommand(services),
+    diagnostics,
+    changed,
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, {
+      onDidChange: changed.event,
+      provideTextDocumentContent: (uri) => reportTexts.get(uri.query) ?? 'No librarian lint has run in this window yet.',
+    }),
+    // `background`: scheduled upkeep runs the pass for one wiki, with no prompts and progress in the status bar.
+    vscode.commands.registerCommand('repoWiki.lintWithLibrarian', async (options?: { root?: string; background?: boolean }) => {
+      const background = options?.background === true;
+      if (background ? !vscode.workspace.isTrusted : !ensureTrusted('Linting with the librarian')) return undefined;
+      const wiki = typeof options?.root === 'string' ? services.wikis.all().find((w) => w.root === options.root) : await services.wikis.pick({ mustExist: true, purpose: 'Lint wiki with the librarian' });
+      if (!wiki) return undefined;
+      const offer = await services.models.choose();
+      if ('missing' in offer) {
+        if (background) services.output.info('Upkeep: the librarian lint is on, but no model is set up; it did not run.');
+        else await services.models.explainMissing(offer.missing, 'The librarian lint');
+        return undefined;
+      }
+      try {
+        const report = await run(services, wiki, offer.model, background);
+        if (!report) return undefined;
+        reports.set(wiki.root, report);
+        diagnostics.publish(wiki.root, report.findings);
+        reportTexts.set(wiki.root, renderReport(wiki, report));
+        changed.fire(reportUri(wiki));
+        await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
+        const summary = `Librarian lint: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${report.pagesChecked.length} pages (${report.usage.inputTokens.toLocaleString()} of ${report.budget.maxTokens.toLocaleString()} tokens${report.pagesSkipped.length ? `; ${report.pagesSkipped.length} pages left for the next run` : ''}${report.pagesTooNew.length ? `; ${report.pagesTooNew.length} pages newer than repoWiki.lint.llm.minAgeDays not checked` : ''}).`;
+        if (background) {
+          services.output.info(summary);
+          vscode.window.setStatusBarMessage(`$(book) ${summary}`, 15_000);
           return { findings: report.findings.length, pages: report.pagesChecked.length };
-        } catch (error) {
-          reportFailure(services, error);
-          return undefined;
         }
-      }),
-      vscode.commands.registerCommand('repoWiki.openLintReport', async () => {
-        const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Open the librarian lint report' });
-        if (wiki) await vscode.window.showTextDocument(reportUri(wiki), { preview: true });
-      }),
-      vscode.commands.registerCommand('repoWiki.reviewLintFix', (root: unknown, page: unknown, index: unknown) => reviewFix(services, reports, String(root), String(page), Number(index))),
-      vscode.languages.registerCodeActionsProvider({ scheme: 'file', language: 'markdown', pattern: '**/.wiki/pages/*.md' }, {
-        provideCodeActions: (document, _range, context) => {
-          const wiki = services.wikis.forUri(document.uri);
-          const report = wiki && reports.get(wiki.root);
-          if (!wiki || !report) return [];
-          const relPath = wiki.relative(document.uri.fsPath);
-          return context.diagnostics.flatMap((diagnostic) => {
-            if (typeof diagnostic.code !== 'string' || !diagnostic.code.startsWith('lint:')) return [];
-            const index = report.findings.findIndex((f) => f.page === relPath && f.code === diagnostic.code && f.range.start.line === diagnostic.range.start.line && f.message === diagnostic.message);
-            if (index < 0 || !report.findings[index].fix) return [];
-            const action = new vscode.CodeAction('Review the librarian\'s fix…', vscode.CodeActionKind.QuickFix);
-            action.diagnostics = [diagnostic];
-            action.command = { command: 'repoWiki.reviewLintFix', title: 'Review the librarian\'s fix', arguments: [wiki.root, relPath, index] };
-            return [action];
-          });
-        },
-      }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
-    );
-    return { librarianLint: { lastReport: (root) => reports.get(root) } };
-  },
-};
+        void vscode.window.showInformationMessage(summary, 'Show Problems', 'Open Report').then((choice) => {
+          if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.panel.markers.view.focus');
+          if (choice === 'Open Report') void vscode.window.showTextDocument(reportUri(wiki), { preview: true });
+        });
+        return { findings: report.findings.length, pages: report.pagesChecked.length };
+      } catch (error) {
+        reportFailure(services, error);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand('repoWiki.openLintReport', async () => {
+      const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Open the librarian lint report' });
+      if (wiki) await vscode.window.showTextDocument(reportUri(wiki), { preview: true });
+    }),
+    vscode.commands.registerCommand('repoWiki.reviewLintFix', (root: unknown, page: unknown, index: unknown) => reviewFix(services, reports, String(root), String(page), Number(index))),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file', language: 'markdown', pattern: '**/.wiki/pages/*.md' }, {
+      provideCodeActions: (document, _range, context) => {
+        const wiki = services.wikis.forUri(document.uri);
+        const report = wiki && reports.get(wiki.root);
+        if (!wiki || !report) return [];
+        const relPath = wiki.relative(document.uri.fsPath);
+        return context.diagnostics.flatMap((diagnostic) => {
+          if (typeof diagnostic.code !== 'string' || !diagnostic.code.startsWith('lint:')) return [];
+          const index = report.findings.findIndex((f) => f.page === relPath && f.code === diagnostic.code && f.range.start.line === diagnostic.range.start.line && f.message === diagnostic.message);
+          if (index < 0 || !report.findings[index].fix) return [];
+          const action = new vscode.CodeAction('Review the librarian\'s fix…', vscode.CodeActionKind.QuickFix);
+          action.diagnostics = [diagnostic];
+          action.command = { command: 'repoWiki.reviewLintFix', title: 'Review the librarian\'s fix', arguments: [wiki.root, relPath, index] };
+          return [action];
+        });
+      },
+    }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+  );
+  return { librarianLint: { lastReport: (root) => reports.get(root) } };
+}
 
 async function run(services: Services, wiki: Wiki, model: LanguageModel, background: boolean): Promise<LintPassReport | undefined> {
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
@@ -115,7 +113,7 @@ async function run(services: Services, wiki: Wiki, model: LanguageModel, backgro
     minAgeDays: config.get<number>('minAgeDays') ?? LIBRARIAN_LINT_DEFAULTS.minAgeDays,
     today: new Date().toISOString().slice(0, 10),
   };
-  const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), async (relPath, text) => (await services.driftWorker()).request({ kind: 'symbols', root: wiki.root, path: relPath, text }));
+  const code = new FileCitedCode(wiki.root, services.wikis.filesOf(wiki), (relPath, text) => services.cores.of(wiki).drift.symbolsOf(relPath, text));
   const { pages } = await services.snapshots.get(wiki);
   return vscode.window.withProgress(
     { location: background ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: 'Librarian lint', cancellable: !background },
@@ -123,7 +121,8 @@ async function run(services: Services, wiki: Wiki, model: LanguageModel, backgro
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
       progress.report({ message: `up to ${settings.maxPages} pages, ${settings.maxTokens.toLocaleString()} tokens` });
-      const ages = await services.ages.tags(wiki, pages).catch(() => undefined);
+      // Without git history the pass still runs, without page ages.
+      const ages = await services.ages.tags(wiki, pages).catch((error: Error) => void services.output.info(`Page ages unknown: ${error.message}`));
       return lintWithLibrarian(pages, { model, code, settings, ages }, controller.signal, {
         onBatch: ({ checked, total, tokens, budget }) => progress.report({ message: `page ${checked + 1}/${total} · ${tokens.toLocaleString()} / ${budget.toLocaleString()} tokens` }),
       });
@@ -138,7 +137,7 @@ async function reviewFix(services: Services, reports: ReadonlyMap<string, LintPa
   if (!wiki || !finding?.fix || finding.page !== page) return;
   try {
     const pages = await wiki.loadPages();
-    const prepared = await preparePlan(finding.fix, wiki, pages, driftResolver(services, wiki), { sources: [`lint:${finding.data.kind}`], today: new Date().toISOString().slice(0, 10) });
+    const prepared = await preparePlan(finding.fix, wiki, pages, services.cores.of(wiki).drift, { sources: [`lint:${finding.data.kind}`], today: new Date().toISOString().slice(0, 10) });
     if (prepared.problems.length) throw new PlanRejectedError(prepared.problems, [JSON.stringify(finding.fix, null, 2)]);
     await reviewAndApply(services, wiki, prepared, { title: 'Librarian fix', log: { op: 'lint-fix', finding: finding.code, page: finding.data.slug } });
   } catch (error) {

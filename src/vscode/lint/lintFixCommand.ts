@@ -11,7 +11,7 @@ export function registerLintFixCommand(services: Services): vscode.Disposable {
     if (!wiki) return undefined;
     try {
       const pages = await wiki.loadPages();
-      const drift = await (await services.driftWorker()).request({ kind: 'check', root: wiki.root });
+      const drift = await services.cores.of(wiki).drift.check();
       const plan = await planLintFixes(wiki, pages, drift);
       const changes = [
         ...plan.unlinked.map(({ slug, targets }) => `${slug}: unlink ${targets.map((t) => `[[${t}]]`).join(', ')} (deleted)`),

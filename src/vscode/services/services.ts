@@ -1,17 +1,18 @@
 import type * as vscode from 'vscode';
-import type { DriftClient } from '../../adapters/drift/driftClient';
-import type { CitationIndex, DocumentSymbols } from '../drift/citedBy';
-import type { WikiTool } from '../../core/tools';
 import type { Models } from '../models/models';
-import type { WikiProposals } from './wikiProposals';
-import type { Wiki } from '../../core/wiki/wiki';
+import type { CitationIndex } from './citationIndex';
+import type { DocumentSymbols } from './documentSymbols';
 import type { PageAges } from './pageAges';
+import type { WikiProposals } from './wikiProposals';
 import type { WikiSnapshots } from './wikiSnapshots';
+import type { WorkspaceCores } from './workspaceCores';
 import type { WorkspaceWikis } from './workspaceWikis';
 
-/** What features receive from the composition root. */
+/** What features receive from the composition root; every class it names lives in this folder or in models/. */
 export interface Services {
   readonly wikis: WorkspaceWikis;
+  /** The core of each wiki (drift in the worker, the read-only tools, proposals), assembled once per folder. */
+  readonly cores: WorkspaceCores;
   readonly snapshots: WikiSnapshots;
   readonly output: vscode.LogOutputChannel;
   /** Which model answers (Claude with the user's key, or a VS Code model), and the API key. */
@@ -20,16 +21,12 @@ export interface Services {
   readonly ages: PageAges;
   /** Folder `init` copies into a new `.wiki/`. */
   readonly templateDir: string;
-  /** The drift worker (TypeScript parsing off the main thread), started on first use. */
-  driftWorker(): Promise<DriftClient>;
   /** Which wiki pages cite which symbols, rebuilt when a wiki changes: for the cited-by lenses and Ask about selection. */
   readonly citations: CitationIndex;
-  /** The declarations of open TS/JS documents, parsed in the drift worker and kept per document version. */
+  /** The declarations of open source documents, parsed in the drift worker and kept per document version. */
   readonly documentSymbols: DocumentSymbols;
   /** Page changes agents proposed, waiting for a person's review. */
   readonly proposals: WikiProposals;
-  /** The read-only tools over a wiki and its code (search, read, drift), shared by every feature that offers them to a model. */
-  tools(wiki: Wiki): readonly WikiTool[];
 }
 
 /** A feature of the extension, activated by the composition root from one list. */

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
-import { systemClock } from '../../adapters/workspace';
-import { ProposalStore, type ProposalContext, type ProposalList } from '../../core/proposals';
+import type { ProposalContext, ProposalList } from '../../core/proposals';
 import type { Wiki } from '../../core/wiki/wiki';
 import { WIKI_DIR } from '../../core/wiki/wiki';
-import { driftResolver } from '../ingest/planReview';
-import type { Services } from './services';
+import type { WorkspaceCores } from './workspaceCores';
 
 /**
  * The pending page proposals agents made (over MCP or as VS Code tools), per wiki. They live in
@@ -14,23 +12,17 @@ import type { Services } from './services';
 export class WikiProposals implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly watcher = vscode.workspace.createFileSystemWatcher(`**/${WIKI_DIR}/.cache/proposals/*.json`);
-  private readonly contexts = new Map<string, ProposalContext>();
   /** Each wiki's list, read once per change: the Pages view asks on every refresh. */
   private readonly lists = new Map<string, Promise<ProposalList>>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly services: Pick<Services, 'wikis' | 'driftWorker'>) {
+  constructor(private readonly cores: WorkspaceCores) {
     for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) event(() => this.notifyChanged());
   }
 
   /** What proposing, reviewing and accepting read and write through, for one wiki. */
   context(wiki: Wiki): ProposalContext {
-    let context = this.contexts.get(wiki.root);
-    if (!context) {
-      context = { wiki, store: new ProposalStore(wiki.dir, this.services.wikis.filesOf(wiki)), resolver: driftResolver(this.services, wiki), clock: systemClock };
-      this.contexts.set(wiki.root, context);
-    }
-    return context;
+    return this.cores.of(wiki).proposals;
   }
 
   list(wiki: Wiki): Promise<ProposalList> {

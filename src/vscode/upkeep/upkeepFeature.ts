@@ -35,7 +35,7 @@ export const upkeepFeature = {
         progress?.report({ message: 'checking citations…' });
         const archiveAfterDays = vscode.workspace.getConfiguration('repoWiki.upkeep', vscode.Uri.file(wiki.root)).get<number>('archiveAfterDays') ?? UPKEEP_DEFAULTS.archiveAfterDays;
         const run = await runUpkeep(wiki, {
-          check: async () => (await services.driftWorker()).request({ kind: 'check', root: wiki.root, fresh: true }),
+          check: () => services.cores.of(wiki).drift.check({ fresh: true }),
           lastChanged: async () => lastChanged(await services.ages.history(wiki)),
         }, { today: new Date().toISOString().slice(0, 10), archiveAfterDays, dryRun: false });
         const at = Date.now();

@@ -84,8 +84,8 @@ describe('Ingest through the real SDK and the mock Messages API', () => {
     assert.match(request.body.messages[0].content, /<source path="docs\/caching.md" lines="1-3">/);
 
     const page = fs.readFileSync(path.join(root, '.wiki', 'pages', 'response-caching.md'), 'utf8');
-    const worker = await api.services.driftWorker();
-    const anchor = await worker.request({ kind: 'anchor', root, path: 'src/pipeline.ts', symbol: 'Pipeline.run', outside: false });
+    const wiki = api.services.wikis.all().find((candidate) => candidate.root === root)!;
+    const anchor = await api.services.cores.of(wiki).drift.currentAnchor({ path: 'src/pipeline.ts', symbol: 'Pipeline.run', outside: false });
     assert.ok(anchor && page.includes(`"src/pipeline.ts:Pipeline.run": "${anchor}"`), page);
     const hash = execFileSync('git', ['hash-object', 'docs/caching.md'], { cwd: root, encoding: 'utf8' }).trim();
     assert.match(page, new RegExp(`sources: \\["file:docs/caching.md @${hash}"\\]`), 'the source and the version of its content');

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { proposePageChangeTool } from '../../../src/core/tools/proposePageChange';
-import { openWorkspaceCore } from '../../../src/adapters/workspaceCore';
+import { openLocalCore } from '../../../src/adapters/localCore';
 import type { WikiTool } from '../../../src/core/tools';
 import { CLI } from '../../support/cliProcess';
 
@@ -46,7 +46,7 @@ describe('repo-wiki mcp', function () {
 
   before(async () => {
     ({ ws, outside } = hostileDemoCopy());
-    const core = openWorkspaceCore(ws);
+    const core = openLocalCore(ws);
     tools = new Map([...core.tools(), proposePageChangeTool(core.proposals, 'mcp:repo-wiki-test')].map((tool) => [tool.name, tool]));
     client = new Client({ name: 'repo-wiki-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', ws], stderr: 'ignore' }));

@@ -3,9 +3,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createDriftEngine } from '../../../src/adapters/drift/driftCore';
+import { openLocalCore } from '../../../src/adapters/localCore';
 import { findRipgrep, globMatcher, RipgrepSearch } from '../../../src/adapters/search/ripgrep';
-import { openWorkspace } from '../../../src/adapters/workspace';
 import { createWikiTools, type ToolName, type ToolResult, type WikiTool } from '../../../src/core/tools';
 import { pageText } from '../../support/fakes';
 
@@ -50,18 +49,8 @@ describe('tools over a real workspace', function () {
 
   before(async () => {
     box = hostileWorkspace();
-    const { wiki, files } = openWorkspace(box.root);
-    const { engine, parser } = createDriftEngine(box.root, files);
-    const pages = await wiki.loadPages();
-    const list = createWikiTools({
-      wiki,
-      pages: async () => pages,
-      ages: async (shown) => new Map(shown.map((page) => [page.slug, 'stable for 2 months'])),
-      drift: engine,
-      files,
-      symbolsOf: async (relPath, text) => [...parser.parse(relPath, text).symbols.values()],
-      search: new RipgrepSearch(box.root),
-    });
+    // The tools as the CLI and the MCP server get them: the one core factory, drift in this thread.
+    const list = openLocalCore(box.root).tools({ ages: async (shown) => new Map(shown.map((page) => [page.slug, 'stable for 2 months'])) });
     tools = Object.fromEntries(list.map((tool) => [tool.name, tool])) as Record<ToolName, WikiTool>;
   });
   after(() => box.cleanup());

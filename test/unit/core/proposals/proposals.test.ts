@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openWorkspaceCore, type WorkspaceCore } from '../../../../src/adapters/workspaceCore';
+import { openLocalCore, type LocalCore } from '../../../../src/adapters/localCore';
 import { proposalsCommand } from '../../../../src/cli/proposals';
 import { PLAN_LIMITS } from '../../../../src/core/ingest/plan';
 import { parseLog } from '../../../../src/core/wiki/log';
@@ -25,11 +25,11 @@ const NEW_PAGE: ProposalInput = {
 };
 
 /** A fresh copy of demo/ (with its wiki) and its core, as the CLI and the MCP server build it. */
-function workspace(): { root: string; core: WorkspaceCore; cleanup(): void } {
+function workspace(): { root: string; core: LocalCore; cleanup(): void } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-proposals-'));
   const root = path.join(base, 'ws');
   fs.cpSync(DEMO, root, { recursive: true });
-  return { root, core: openWorkspaceCore(root), cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
+  return { root, core: openLocalCore(root), cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
 }
 
 function captured() {
@@ -38,7 +38,7 @@ function captured() {
   return { out, err, io: { out: (text: string) => out.push(text), err: (text: string) => err.push(text) } };
 }
 
-async function propose(core: WorkspaceCore, input: Partial<ProposalInput> = {}): Promise<Proposal> {
+async function propose(core: LocalCore, input: Partial<ProposalInput> = {}): Promise<Proposal> {
   const result = await proposePageChange(core.proposals, { ...NEW_PAGE, ...input }, AGENT);
   assert.ok('proposal' in result, JSON.stringify(result));
   return result.proposal;
