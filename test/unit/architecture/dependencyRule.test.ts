@@ -45,8 +45,44 @@ describe('dependency rule', () => {
     });
   }
 
+  it('no import cycle anywhere in src/, type imports included (as structure viewers draw them)', () => {
+    assert.deepEqual(importCycles(sourceFiles(SRC)).map((cycle) => cycle.map((file) => path.relative(SRC, file)).sort()), []);
+  });
+
   it('only extension.ts sits at the top of src/', () => {
     const top = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
     assert.deepEqual(top, ['extension.ts']);
   });
 });
+
+/** The strongly connected groups of more than one file in the relative-import graph (Tarjan). */
+function importCycles(files: string[]): string[][] {
+  const known = new Set(files);
+  const resolve = (from: string, spec: string) => [`${path.resolve(path.dirname(from), spec)}.ts`, path.join(path.resolve(path.dirname(from), spec), 'index.ts')].find((file) => known.has(file));
+  const edges = new Map(files.map((file) => [file, imports(file).filter((spec) => spec.startsWith('.')).map((spec) => resolve(file, spec)).filter((target): target is string => !!target)]));
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    for (const next of edges.get(file)!) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, order.get(next)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1) cycles.push(group);
+  };
+  for (const file of files) if (!order.has(file)) visit(file);
+  return cycles;
+}
