@@ -17,11 +17,11 @@ export function addMcpServer(existing: string | undefined): { text: string; outc
   const config = parse(text, errors, { allowTrailingComma: true }) as unknown;
   if (errors.length || typeof config !== 'object' || config === null || Array.isArray(config)) {
     const detail = errors.length ? `${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}` : 'it is not a JSON object';
-    throw new WikiError('invalid-mcp-config', `.vscode/mcp.json could not be read (${detail}), so it was left as it is.`, 'Fix the file, or add the server by hand as the README shows.');
+    throw new WikiError('invalid-mcp-config', `.vscode/mcp.json could not be read (${detail}), so it was left as it is.`, 'Fix the file, or add the server by hand as docs/mcp-and-agents.md shows.');
   }
   const servers = (config as { servers?: unknown }).servers;
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
-    throw new WikiError('invalid-mcp-config', '.vscode/mcp.json has a "servers" entry that is not an object, so it was left as it is.', 'Fix the file, or add the server by hand as the README shows.');
+    throw new WikiError('invalid-mcp-config', '.vscode/mcp.json has a "servers" entry that is not an object, so it was left as it is.', 'Fix the file, or add the server by hand as docs/mcp-and-agents.md shows.');
   }
   if (servers && Object.hasOwn(servers, MCP_SERVER_NAME)) return { text, outcome: 'present' };
   const edits = modify(text, ['servers', MCP_SERVER_NAME], MCP_SERVER_ENTRY, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
