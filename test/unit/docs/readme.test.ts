@@ -6,20 +6,6 @@ import * as path from 'node:path';
 
 const README_MAX_LINES = 160;
 
-/** The repository root: the nearest folder above this file whose package.json is repo-wiki's (works from test/ and out/test/). */
-function repoRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest)) {
-      try {
-        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'repo-wiki') return dir;
-      } catch {
-        // not a package.json we can read: keep walking up
-      }
-    }
-    if (path.dirname(dir) === dir) throw new Error(`no package.json named "repo-wiki" above ${__dirname}`);
-  }
-}
 
 /** The markdown without fenced code blocks (their lines are kept empty, so line numbers stay). */
 function withoutFences(markdown: string): string[] {
@@ -80,7 +66,8 @@ function anchors(markdown: string): Set<string> {
   return result;
 }
 
-const ROOT = repoRoot();
+/** The repository root, from out/test/unit/docs/ where the compiled test runs. */
+const ROOT = path.resolve(__dirname, '../../../..');
 const README = path.join(ROOT, 'README.md');
 
 /** README.md, CONTRIBUTING.md and docs/*.md. */

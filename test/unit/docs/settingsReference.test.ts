@@ -6,20 +6,6 @@ import * as path from 'node:path';
 
 // docs/settings.md is generated from package.json by scripts/settings-doc.mjs; these tests keep the two in step.
 
-/** The repository root: the nearest folder above this file whose package.json is repo-wiki's (works from test/ and out/test/). */
-function repoRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest)) {
-      try {
-        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'repo-wiki') return dir;
-      } catch {
-        // not a package.json we can read: keep walking up
-      }
-    }
-    if (path.dirname(dir) === dir) throw new Error(`no package.json named "repo-wiki" above ${__dirname}`);
-  }
-}
 
 interface ConfigurationSection {
   properties?: Record<string, unknown>;
@@ -35,7 +21,8 @@ function settingKeys(root: string): string[] {
   return sections.flatMap((section) => Object.keys(section.properties ?? {}));
 }
 
-const ROOT = repoRoot();
+/** The repository root, from out/test/unit/docs/ where the compiled test runs. */
+const ROOT = path.resolve(__dirname, '../../../..');
 const SCRIPT = path.join(ROOT, 'scripts', 'settings-doc.mjs');
 const SETTINGS_DOC = path.join(ROOT, 'docs', 'settings.md');
 
