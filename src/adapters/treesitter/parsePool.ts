@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WantedSymbols } from '../../core/drift/symbols';
-import type { FromParseWorker, ParseJob, ToParseWorker } from './parseWorker';
+import type { FromParseWorker, ParseJob, ToParseWorker } from './protocol';
 
 /** Threads beyond this add memory (a grammar heap each) faster than they save time. */
 const MAX_THREADS = 4;

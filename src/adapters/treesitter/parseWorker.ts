@@ -1,20 +1,9 @@
 // Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan), one file per
 // message: the file's bytes in, what was wanted of it out, hashed here (see threadAnswers.ts).
 import { parentPort } from 'node:worker_threads';
-import { compiledWebAssembly, TreeSitterParser } from './treeSitterParser';
-
-export interface ParseJob {
-  id: number;
-  file: string;
-  bytes: Uint8Array;
-  wanted?: { names: string[]; wholeFile?: boolean };
-}
-
-/** A parse, or the grammars to load before the first one (one file per grammar). */
-export type ToParseWorker = ParseJob | { prepare: readonly string[] };
-
-/** A parse's answers or error; or WebAssembly this thread compiled, for the pool's process to hold (its code then outlives the thread). */
-export type FromParseWorker = { id: number; answers?: string; error?: string } | { compiled: Array<[string, WebAssembly.Module]> };
+import { compiledWebAssembly } from './grammars';
+import type { FromParseWorker, ToParseWorker } from './protocol';
+import { TreeSitterParser } from './treeSitterParser';
 
 const parser = new TreeSitterParser();
 const decoder = new TextDecoder();
