@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { SymbolSearch } from '../core/drift/driftEngine';
-import { isFileAccessError, isNotAFile } from '../core/errors';
+import { isFileAccessError, isMissing, isNotAFile } from '../core/errors';
 import type { FileSystem } from '../core/ports';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next']);
@@ -16,7 +16,7 @@ export class WorkspaceSearch implements SymbolSearch {
   constructor(private readonly root: string, private readonly files: FileSystem) {}
 
   async filesContaining(word: string): Promise<string[]> {
-    const files = await (this.listing ??= this.list());
+    const files = await this.listed();
     const hits: string[] = [];
     const decoder = new TextDecoder();
     const matches = async (file: string) => {
@@ -37,7 +37,7 @@ export class WorkspaceSearch implements SymbolSearch {
 
   /** The listed files in one folder (workspace-relative), for a symbol whose file was renamed. */
   async filesIn(folder: string): Promise<string[]> {
-    const files = await (this.listing ??= this.list());
+    const files = await this.listed();
     const prefix = folder ? `${folder}/` : '';
     return files.filter((file) => file.startsWith(prefix) && !file.slice(prefix.length).includes('/'));
   }
@@ -47,10 +47,19 @@ export class WorkspaceSearch implements SymbolSearch {
     this.listing = undefined;
   }
 
+  /** The file list, listed once; a listing that failed is not kept, so the next search lists again. */
+  private listed(): Promise<string[]> {
+    if (!this.listing) {
+      const listing = (this.listing = this.list());
+      listing.catch(() => this.listing === listing && (this.listing = undefined));
+    }
+    return this.listing;
+  }
+
   private async list(): Promise<string[]> {
     const out: string[] = [];
     const walk = async (dir: string): Promise<void> => {
-      const entries = await fs.readdir(path.join(this.root, dir), { withFileTypes: true }).catch(() => []);
+      const entries = await listFolder(path.join(this.root, dir));
       for (const entry of entries) {
         if (out.length >= MAX_FILES) return;
         const rel = dir ? `${dir}/${entry.name}` : entry.name;
@@ -61,5 +70,19 @@ export class WorkspaceSearch implements SymbolSearch {
     };
     await walk('');
     return out;
+  }
+}
+
+/**
+ * A folder's entries for the walk: none when it is gone since its parent was listed, or when this
+ * user may not list it (a search skips what it cannot read, as ripgrep does); other failures throw.
+ */
+async function listFolder(dir: string): Promise<Dirent[]> {
+  try {
+    return await fs.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (isMissing(error) || code === 'EACCES' || code === 'EPERM') return [];
+    throw error;
   }
 }

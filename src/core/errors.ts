@@ -39,10 +39,19 @@ export type WikiErrorCode =
   | 'unsafe-file'
   | 'wiki-busy';
 
+/**
+ * Whether a file system call failed because nothing is at the path: it is gone, or a folder on the
+ * way is a file. Only this means "absent"; any other failure (EACCES, EIO, ELOOP, ...) is itself
+ * the answer, to pass on or report.
+ */
+export function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 /** Whether a read failed because the path is not a file (gone, a folder, or under a file). */
 export function isNotAFile(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+  return isMissing(error) || (error as NodeJS.ErrnoException | undefined)?.code === 'EISDIR';
 }
 
 /** Why the file-access module refused a file. */

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isMissing } from '../../core/errors';
 
 /** A watch on the entries of one folder (not recursive). */
 export interface FolderWatch {
@@ -16,8 +17,10 @@ export function watchFolder(dir: string, onChange: (file: string) => void, onErr
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(dir);
-  } catch {
-    return undefined; // not there (yet): the caller tries again on the next change
+  } catch (error) {
+    if (isMissing(error)) return undefined; // not there (yet): the caller tries again on the next change
+    onError(error as Error); // there, but not to be looked at: say why nothing is watched
+    return undefined;
   }
   if (!stat.isDirectory()) return undefined;
   let watcher: fs.FSWatcher;
@@ -35,7 +38,13 @@ export function watchFolder(dir: string, onChange: (file: string) => void, onErr
     },
   };
   watcher.on('change', (_event, name) => {
-    if (!isFolder(dir, stat.ino)) watch.close(); // the folder itself was removed, replaced or renamed
+    try {
+      if (!isFolder(dir, stat.ino)) watch.close(); // the folder itself was removed, replaced or renamed
+    } catch (error) {
+      // Cannot tell what is at `dir` now: stop watching, and say why.
+      watch.close();
+      onError(error as Error);
+    }
     onChange(name ? path.join(dir, String(name)) : dir);
   });
   watcher.on('error', (error) => {
@@ -45,11 +54,13 @@ export function watchFolder(dir: string, onChange: (file: string) => void, onErr
   return watch;
 }
 
+/** Whether `dir` is still the folder with this inode; false when nothing is there, throws when it cannot be looked at. */
 function isFolder(dir: string, inode: number): boolean {
   try {
     const stat = fs.lstatSync(dir);
     return stat.isDirectory() && stat.ino === inode;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
   }
 }

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileAccessError, WikiError } from '../../core/errors';
+import { FileAccessError, isMissing, WikiError } from '../../core/errors';
 import type { FileStat, FileSystem, ReadOptions, Scope, WriteOptions } from '../../core/ports';
 import { sensitivePathReason } from '../../core/files/sensitivePaths';
 import { asyncCalls, syncCalls, type FsCalls } from './fsCalls';
-import { tryLock } from './wikiLock';
+import { WIKI_LOCK_WAIT_MS, withWikiLock } from './wikiLock';
 
 /** Reads past this size are refused unless the caller sets its own cap: cited code, sources. */
 export const DEFAULT_MAX_READ_BYTES = 16 * 1024 * 1024;
-/** A write lock older than this is taken over (its holder hung or died on another host). */
-const LOCK_STALE_MS = 30_000;
-const LOCK_WAIT_MS = 15_000;
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
 // Windows has neither; its symbolic links are caught by the real-path checks instead.
@@ -60,7 +57,7 @@ export class WorkspaceFiles implements FileSystem {
   constructor(root: string, options: { syncReads?: boolean; lockWaitMs?: number } = {}) {
     this.root = path.resolve(root);
     this.calls = options.syncReads ? syncCalls : asyncCalls;
-    this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
+    this.lockWaitMs = options.lockWaitMs ?? WIKI_LOCK_WAIT_MS;
   }
 
   readFile(given: string, options: ReadOptions = {}): Promise<Uint8Array> {
@@ -205,7 +202,7 @@ export class WorkspaceFiles implements FileSystem {
       const stat = await this.calls.stat(file);
       return { size: stat.size, isFile: stat.isFile(), isDirectory: stat.isDirectory(), version: versionOf(stat) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
@@ -247,21 +244,7 @@ export class WorkspaceFiles implements FileSystem {
 
   async withLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
     await this.mkdir(path.dirname(lockPath));
-    const deadline = Date.now() + this.lockWaitMs;
-    for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-      const attempt = tryLock(lockPath, this.shown(lockPath), LOCK_STALE_MS);
-      if ('release' in attempt) {
-        try {
-          return await work();
-        } finally {
-          attempt.release();
-        }
-      }
-      if (Date.now() > deadline) {
-        throw new WikiError('wiki-busy', `The wiki is being written by another Repo Wiki window or command (${attempt.busy}).`, `Try again when it has finished. If nothing else is running Repo Wiki, delete ${this.shown(lockPath)}.`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
+    return withWikiLock(lockPath, this.shown(lockPath), this.lockWaitMs, work);
   }
 
   async remove(file: string, options: Scope = {}): Promise<boolean> {

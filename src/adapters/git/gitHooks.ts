@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { WikiError } from '../../core/errors';
+import { isMissing, WikiError } from '../../core/errors';
 import { hookBlock, installHook, shellQuote } from '../../core/git/preCommitHook';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ export async function installPreCommitHook(folder: string, fallbackCli?: string)
   const hooks = path.resolve(folder, await git(folder, 'rev-parse', '--git-path', 'hooks'));
   const hook = path.join(hooks, 'pre-commit');
   const relative = path.relative(await fs.realpath(top), await fs.realpath(folder)).split(path.sep).join('/');
-  const existing = await fs.readFile(hook, 'utf8').catch(() => undefined);
+  const existing = await readIfPresent(hook, 'the drift check was not added to it');
   const { text, action, shebang } = installHook(existing, hookBlock(relative, fallbackCli));
   if (action === 'foreign') {
     throw new WikiError('hook-not-shell', `${hook} is not a shell script (${shebang}), so the drift check was not added to it.`, 'Call "repo-wiki drift --format text" from that hook yourself (it exits 1 on drift errors), or from your hook manager. Nothing was changed.');
@@ -52,19 +52,33 @@ export async function installMergeDriver(folder: string, fallbackCli?: string): 
     ...(fallbackCli ? [`elif [ -f ${shellQuote(fallbackCli)} ]; then node ${shellQuote(fallbackCli)} ${args}`] : []),
     'else exit 1; fi',
   ].join('; ');
+  // Read before anything is configured: an attributes file that cannot be read stops it all.
+  const file = path.join(folder, '.wiki', '.gitattributes');
+  const text = (await readIfPresent(file, 'the merge driver was not installed')) ?? '';
   const current = await git(folder, 'config', '--get', `merge.${MERGE_DRIVER}.driver`).catch(() => '');
   if (current !== command) {
     await git(folder, 'config', `merge.${MERGE_DRIVER}.name`, 'Repo Wiki index: merged page by page');
     await git(folder, 'config', `merge.${MERGE_DRIVER}.driver`, command);
   }
-  const file = path.join(folder, '.wiki', '.gitattributes');
-  const text = await fs.readFile(file, 'utf8').catch(() => '');
   const missing = ATTRIBUTES.filter((line) => !text.split('\n').some((existing) => existing.trim().startsWith(line)));
   if (missing.length) {
     const header = '# Generated from pages/: merged page by page by the Repo Wiki merge driver where it is installed.';
     await replaceFile(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${header}\n${missing.join('\n')}\n`);
   }
   return { driver: current === command ? 'unchanged' : 'installed', attributes: missing.length ? 'added' : 'present' };
+}
+
+/**
+ * A file's text, or undefined when there is none. One that is there but cannot be read (a folder,
+ * no permission, an I/O error) is refused: taking it for absent would write over it.
+ */
+async function readIfPresent(file: string, refusal: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw new WikiError('write-failed', `${file} exists but could not be read (${(error as Error).message}), so ${refusal}.`, 'Make it a readable file, or move it aside, then run this again. Nothing was changed.');
+  }
 }
 
 /** Writes through a temp file and a rename, so a crash never leaves half a hook or attributes file. */

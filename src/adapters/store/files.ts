@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { WikiError } from '../../core/errors';
+import { isMissing, WikiError } from '../../core/errors';
+import { tempPath } from '../files/tempFiles';
 
 /** File helpers for the conversation store: durable writes and errors that say what to do. */
-
-export const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** Makes a create, rename or unlink in `dir` durable. Windows cannot open a folder; its renames are durable already. */
 export async function syncDir(dir: string): Promise<void> {
@@ -25,7 +23,7 @@ export async function syncDir(dir: string): Promise<void> {
  * Writes `data` to a temp file beside `file`, syncs it, then renames it over `file` only if
  * `mayReplace()` still agrees (the caller re-checks its lock there). Returns whether it replaced.
  */
-export async function replaceFileAtomic(file: string, data: Uint8Array, mayReplace: () => Promise<boolean>): Promise<boolean> {
+export async function replaceFileAtomic(file: string, data: Uint8Array, mayReplace: () => boolean | Promise<boolean>): Promise<boolean> {
   const temp = tempPath(file);
   try {
     const handle = await fs.open(temp, 'w');
@@ -45,31 +43,6 @@ export async function replaceFileAtomic(file: string, data: Uint8Array, mayRepla
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
     throw storageError(file, error);
-  }
-}
-
-const tempPrefix = (file: string) => `.${path.basename(file)}.tmp-`;
-
-/** A temp file beside `file`, named after this process so that leftovers of a crash can be told apart. */
-export const tempPath = (file: string): string => path.join(path.dirname(file), `${tempPrefix(file)}${process.pid}-${randomBytes(4).toString('hex')}`);
-
-/** Deletes temp files beside `file` left by processes that no longer run (killed mid-write). */
-export async function removeLeftoverTemps(file: string): Promise<void> {
-  const prefix = tempPrefix(file);
-  const dir = path.dirname(file);
-  for (const name of await fs.readdir(dir)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number.parseInt(name.slice(prefix.length), 10);
-    if (pid !== process.pid && !processAlive(pid)) await fs.rm(path.join(dir, name), { force: true });
-  }
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, owned by another user
   }
 }
 

@@ -1,9 +1,9 @@
 import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { WikiError } from '../../core/errors';
+import { isMissing, WikiError } from '../../core/errors';
 import type { ConversationRecord, PriorTurnsSummary, Turn } from '../../core/chat/conversation';
-import { isMissing, storageError, syncDir } from './files';
+import { storageError, syncDir } from './files';
 
 /**
  * The conversation journal: numbered segment files of JSON lines, one line per change.

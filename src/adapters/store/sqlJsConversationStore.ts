@@ -3,10 +3,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import type { Conversation, ConversationRecord, ConversationStore, PriorTurnsSummary, SearchHit, Turn } from '../../core/chat/conversation';
-import { WikiError } from '../../core/errors';
+import { isMissing, WikiError } from '../../core/errors';
+import type { LockAttempt } from '../files/lockFile';
+import { removeLeftoverTemps } from '../files/tempFiles';
 import { ConversationDb } from './conversationDb';
-import { FileLock, type LockAttempt } from './fileLock';
-import { fileIdentity, isMissing, removeLeftoverTemps, replaceFileAtomic, storageError, syncDir } from './files';
+import { tryStoreLock, waitForStoreLock } from './fileLock';
+import { fileIdentity, replaceFileAtomic, storageError, syncDir } from './files';
 import { JOURNAL_FORMAT, JournalReader, JournalWriter, listSegments, segmentPath, type JournalChange, type JournalEntry } from './journal';
 import { salvageRows } from './salvage';
 import { searchTerms } from './search';
@@ -339,7 +341,7 @@ export class SqlJsConversationStore implements ConversationStore {
       if (error instanceof WikiError) throw error;
       throw new WikiError('write-failed', `The chat history database ${this.dbFile} could not be read (${reason}) and could not be moved aside: ${(error as Error).message}`, 'Move or rename that file yourself, then open the chat again. Nothing was deleted.');
     } finally {
-      await attempt.lock.release();
+      attempt.lock.release();
     }
     const rows = salvageRows(this.sql, image);
     const db = ConversationDb.open(this.sql, undefined, { file: this.dbFile, fullText: this.settings.fullTextSearch });
@@ -351,18 +353,12 @@ export class SqlJsConversationStore implements ConversationStore {
     };
   }
 
-  private tryLock(): Promise<LockAttempt> {
-    return FileLock.tryAcquire(path.join(this.dir, LOCK_FILE), this.settings.lockStaleMs);
+  private tryLock(): LockAttempt {
+    return tryStoreLock(path.join(this.dir, LOCK_FILE), this.settings.lockStaleMs);
   }
 
-  /** Waits up to `ms` for the lock: another window's compaction takes well under a second. */
-  private async acquireLockWithin(ms: number): Promise<LockAttempt> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const attempt = await this.tryLock();
-      if ('lock' in attempt || Date.now() >= deadline) return attempt;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  private acquireLockWithin(ms: number): Promise<LockAttempt> {
+    return waitForStoreLock(path.join(this.dir, LOCK_FILE), this.settings.lockStaleMs, ms);
   }
 
   /** Applies what the journal gained since the last read, up to segment `last`. */
@@ -411,7 +407,7 @@ export class SqlJsConversationStore implements ConversationStore {
 
   private async runCompaction(): Promise<boolean> {
     if (!this.unsaved && !(await this.journalHasChanges())) return false;
-    const attempt = await this.tryLock();
+    const attempt = this.tryLock();
     if ('busy' in attempt) {
       this.scheduleCompaction(); // try again later; until then the journal holds everything
       return false;
@@ -440,7 +436,7 @@ export class SqlJsConversationStore implements ConversationStore {
       }
       return true;
     } finally {
-      await lock.release();
+      lock.release();
     }
   }
 
@@ -448,8 +444,12 @@ export class SqlJsConversationStore implements ConversationStore {
   private async journalHasChanges(): Promise<boolean> {
     const segments = listSegments(this.dir);
     if (segments.length !== 1) return segments.length > 1;
-    const stat = await fs.stat(segmentPath(this.dir, segments[0])).catch(() => undefined);
-    return !!stat?.size;
+    try {
+      return (await fs.stat(segmentPath(this.dir, segments[0]))).size > 0;
+    } catch (error) {
+      if (isMissing(error)) return false; // removed meanwhile: another window compacted
+      throw error;
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Node, Project, ts, type FileSystemHost, type RuntimeDirEntry } from 'ts-morph';
 import { hex8, type TypeFingerprints } from '../../core/drift/symbols';
-import { WikiError } from '../../core/errors';
+import { isFileAccessError, isNotAFile, WikiError } from '../../core/errors';
 import type { WorkspaceFiles } from '../files/workspaceFiles';
 
 /** Past this much heap after loading the program, semantic mode gives up for the workspace rather than risk the process. */
@@ -175,8 +175,12 @@ class GuardedHost implements FileSystemHost {
     if (!this.texts.has(file)) {
       try {
         this.texts.set(file, new TextDecoder().decode(this.files.readFileSync(file)));
-      } catch {
-        this.texts.set(file, undefined); // missing, a link, a FIFO, a secret, too large: to the type checker, not there
+      } catch (error) {
+        // Missing, a folder, a name too long to exist (module resolution asks about many), a link,
+        // a FIFO, a secret, too large: to the type checker, not there. Anything else (EACCES, EIO)
+        // would make types it imports silently `any`, and drift report them changed: it is thrown.
+        if (!isNotAFile(error) && !isFileAccessError(error) && (error as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw error;
+        this.texts.set(file, undefined);
       }
     }
     return this.texts.get(file);

@@ -11,6 +11,7 @@ export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** The current source of a cited symbol (or file), so the model can check claims against it. */
 export interface CitedCode {
+  /** Undefined when the file or symbol is not there (or may not be read: a link out, a secret); rejects when the file could not be read. */
   codeOf(citation: { path: string; symbol?: string }): Promise<string | undefined>;
 }
 
@@ -169,12 +170,28 @@ async function pageBlock(page: WikiPage, code: CitedCode): Promise<string> {
   for (const citation of findCitations(page)) {
     if (citation.outside || seen.has(citation.text)) continue;
     seen.add(citation.text);
-    const source = await code.codeOf(citation).catch(() => undefined);
-    const text = source === undefined ? '(not found in the code any more)' : source.length > CODE_CHARS_PER_CITATION ? `${source.slice(0, CODE_CHARS_PER_CITATION)}\n[… truncated]` : source;
+    let text: string;
+    try {
+      const source = await code.codeOf(citation);
+      text = source === undefined ? '(not found in the code any more)' : source.length > CODE_CHARS_PER_CITATION ? `${source.slice(0, CODE_CHARS_PER_CITATION)}\n[… truncated]` : source;
+    } catch (error) {
+      // Only code that is not there (codeOf: undefined) is "gone". A file that could not be read
+      // (permissions, an I/O error, a parser that failed) says nothing about the code: telling the
+      // model it was removed would make it report claims as stale that may well hold. It is told
+      // why instead, and not to judge what the citation claims.
+      text = `(could not be read: ${failureReason(error)}; this does not mean the code was removed, so do not judge claims about it)`;
+    }
     cited.push(`<code citation="${attribute(citation.text)}">\n${neutralise(text, 'code')}\n</code>`);
   }
   const title = page.frontmatter.title ?? page.slug;
   return `<page slug="${page.slug}" title="${attribute(title)}">\n${neutralise(page.body, 'page')}\n</page>\n${cited.join('\n')}`;
+}
+
+/** Why a read failed, without the absolute path a system error's message carries: its code (EACCES), else its first line. */
+function failureReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return String((error as Error | undefined)?.message ?? error).split('\n')[0];
 }
 
 /** Validates the reply; a finding that does not hold up is dropped with a reason. */

@@ -86,6 +86,22 @@ describe('pre-commit drift check', function () {
     assert.equal(fs.readFileSync(hook, 'utf8'), python);
   });
 
+  it('refuses a hook it cannot read instead of writing over it', async () => {
+    const { repo, folder } = demoRepo();
+    // As root, permissions stop no read: a folder where the hook should be does (EISDIR).
+    const hook = path.join(repo, '.git', 'hooks', 'pre-commit');
+    fs.mkdirSync(hook);
+    fs.writeFileSync(path.join(hook, 'keep'), 'mine\n');
+    const before = fs.readdirSync(path.dirname(hook)).sort();
+    await assert.rejects(installPreCommitHook(folder, CLI), (error: WikiError) => {
+      assert.match(error.message, /pre-commit exists but could not be read \(EISDIR.*\), so the drift check was not added to it\./);
+      assert.match(error.hint ?? '', /Nothing was changed\./);
+      return true;
+    });
+    assert.deepEqual(fs.readdirSync(path.dirname(hook)).sort(), before, 'no temp file beside it');
+    assert.equal(fs.readFileSync(path.join(hook, 'keep'), 'utf8'), 'mine\n');
+  });
+
   it('says so when the folder is not in a git repository', async () => {
     await assert.rejects(installPreCommitHook(tempDir('no-repo-')), /not inside a git repository/);
   });

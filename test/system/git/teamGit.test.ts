@@ -10,6 +10,7 @@ import { pageAgeTag, parsePageHistory } from '../../../src/core/pages/pageAge';
 import { hasConflictMarkers } from '../../../src/core/text/text';
 import { buildIndex, renderIndexJson, renderIndexMarkdown } from '../../../src/core/index/wikiIndex';
 import { installMergeDriver } from '../../../src/adapters/git/gitHooks';
+import type { WikiError } from '../../../src/core/errors';
 import { Wiki } from '../../../src/core/wiki/wiki';
 import { tempDir } from '../../support/tempDirs';
 
@@ -116,6 +117,20 @@ describe('a wiki shared through git branches', function () {
     assert.deepEqual(await installMergeDriver(dir, CLI), { driver: 'installed', attributes: 'added' });
     assert.match(fs.readFileSync(attributes, 'utf8'), /^log\.jsonl merge=union\n#.*\nindex\.json merge=repo-wiki-index\nindex\.md merge=repo-wiki-index\n$/);
     assert.equal(git(dir, ['check-attr', 'merge', '.wiki/index.md']).trim(), '.wiki/index.md: merge: repo-wiki-index');
+  });
+
+  it('refuses a .gitattributes it cannot read, configuring nothing and writing nothing over it', async () => {
+    const dir = tempRepo();
+    // As root, permissions stop no read: a folder where the file should be does (EISDIR).
+    const attributes = path.join(dir, '.wiki', '.gitattributes');
+    fs.mkdirSync(attributes, { recursive: true });
+    await assert.rejects(installMergeDriver(dir, CLI), (error: WikiError) => {
+      assert.match(error.message, /\.gitattributes exists but could not be read \(EISDIR.*\), so the merge driver was not installed\./);
+      assert.match(error.hint ?? '', /Nothing was changed\./);
+      return true;
+    });
+    assert.equal(spawnSync('git', ['config', '--get', 'merge.repo-wiki-index.driver'], { cwd: dir }).status, 1, 'not configured');
+    assert.deepEqual(fs.readdirSync(path.join(dir, '.wiki')), ['.gitattributes'], 'no temp file');
   });
 
   it('without the driver, merges two branches that each add a page: the log keeps both lines (merge=union), and the index is regenerated', async () => {

@@ -52,4 +52,27 @@ describe('watchFolder', () => {
       assert.equal(watchFolder(path.join(dir, name), () => assert.fail('no change expected'), (error) => assert.fail(error)), undefined, name);
     }
   });
+
+  // As root, permissions do not stop lstat; a path through a link to itself (ELOOP) is an error no user escapes.
+  it('says why when a folder cannot be looked at, rather than taking it for missing', () => {
+    fs.symlinkSync(path.join(dir, 'loop'), path.join(dir, 'loop'));
+    const errors: Error[] = [];
+    assert.equal(watchFolder(path.join(dir, 'loop', 'pages'), () => assert.fail('no change expected'), (error) => errors.push(error)), undefined);
+    assert.deepEqual(errors.map((error) => (error as NodeJS.ErrnoException).code), ['ELOOP']);
+  });
+
+  it('closes itself and says why when the folder cannot be looked at any more', async () => {
+    const pages = path.join(dir, 'wiki', 'pages');
+    fs.mkdirSync(pages, { recursive: true });
+    const changes: string[] = [];
+    const errors: Error[] = [];
+    watch = watchFolder(pages, (file) => changes.push(file), (error) => errors.push(error));
+    // The watched folder lives on under another name; its old path now runs through a link to itself.
+    fs.renameSync(path.join(dir, 'wiki'), path.join(dir, 'moved'));
+    fs.symlinkSync(path.join(dir, 'wiki'), path.join(dir, 'wiki'));
+    fs.writeFileSync(path.join(dir, 'moved', 'pages', 'a.md'), 'x');
+    await nextChange(changes);
+    assert.equal(watch?.closed, true);
+    assert.deepEqual(errors.map((error) => (error as NodeJS.ErrnoException).code), ['ELOOP']);
+  });
 });

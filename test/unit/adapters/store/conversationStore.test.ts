@@ -512,6 +512,20 @@ describe('conversation store compaction lock', () => {
     assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'released after use');
   });
 
+  it('reports a journal segment it cannot look at, rather than taking it for empty', async () => {
+    const { dir, store } = await storeWithChange();
+    assert.equal(await store.compact(), true);
+    const [segment] = listSegments(dir);
+    const file = segmentPath(dir, segment);
+    // As root, permissions stop no stat: a link to itself (ELOOP) does.
+    fs.rmSync(file);
+    fs.symlinkSync(file, file);
+    await assert.rejects(store.compact(), (error: NodeJS.ErrnoException) => error.code === 'ELOOP');
+    fs.rmSync(file);
+    fs.writeFileSync(file, '');
+    assert.equal(await store.compact(), false, 'an empty segment is nothing to fold');
+  });
+
   it('takes over a lock held too long', async () => {
     const { dir, store } = await storeWithChange({ lockStaleMs: 1_000 });
     writeLock(dir, { pid: process.pid, host: 'another-host', acquired: new Date(Date.now() - 5_000).toISOString(), nonce: 'hung' });

@@ -105,6 +105,25 @@ describe('librarian lint', () => {
     });
   });
 
+  it('tells the model cited code that could not be read is unreadable, not gone; only missing code is "not found"', async () => {
+    const { pages } = await wikiWith({
+      caching: pageText('Caching', '# Caching\n\n`src/cache.ts:Cache.ttl` is 60, `src/locked.ts:Vault` is sealed, `src/gone.ts:Gone` was here.\n', { updated: '2026-10-01' }),
+    });
+    const unreadable: CitedCode = {
+      async codeOf(citation) {
+        if (citation.path === 'src/locked.ts') throw Object.assign(new Error("EACCES: permission denied, open '/home/someone/ws/src/locked.ts'"), { code: 'EACCES' });
+        return code.codeOf(citation);
+      },
+    };
+    const model = new ScriptedModel(() => '{"findings": []}');
+    await lintWithLibrarian(pages, { model, code: unreadable, settings: SETTINGS });
+    const sent = messageText(model.requests[0].messages[0]);
+    assert.match(sent, /<code citation="src\/locked.ts:Vault">\n\(could not be read: EACCES; this does not mean the code was removed, so do not judge claims about it\)\n<\/code>/);
+    assert.match(sent, /<code citation="src\/gone.ts:Gone">\n\(not found in the code any more\)\n<\/code>/);
+    assert.match(sent, /<code citation="src\/cache.ts:Cache.ttl">\nget ttl\(\)/);
+    assert.doesNotMatch(sent, /\/home\/someone/, 'the error\'s absolute path is not sent');
+  });
+
   it('keeps a finding whose fix breaks the plan contract, without the fix', async () => {
     const { pages } = await wikiWith(PAGES);
     const model = new ScriptedModel(() => JSON.stringify({ findings: [{ kind: 'contradiction', page: 'caching', quote: 'Entries', message: 'Two TTLs.', fix: { pages: [{ slug: '../x' }] } }] }));

@@ -1,0 +1,48 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { WorkspaceFiles } from '../../../src/adapters/files/workspaceFiles';
+import { WorkspaceSearch } from '../../../src/adapters/workspaceSearch';
+import { tempDir } from '../../support/tempDirs';
+
+// The module object itself: a test makes listing one folder fail as a disk or permission error would
+// (as root, permissions stop no listing).
+const nodeFs = require('node:fs') as typeof fs;
+
+describe('WorkspaceSearch: folders it cannot list', () => {
+  let readdir: typeof fs.promises.readdir;
+  beforeEach(() => (readdir = nodeFs.promises.readdir));
+  afterEach(() => (nodeFs.promises.readdir = readdir));
+
+  function workspace(): string {
+    const root = tempDir('repo-wiki-search-');
+    for (const dir of ['src', 'private']) {
+      fs.mkdirSync(path.join(root, dir));
+      fs.writeFileSync(path.join(root, dir, 'cache.ts'), 'export class Cache {}\n');
+    }
+    return root;
+  }
+
+  /** Listing `failing` fails with `code`; every other folder lists as usual. */
+  function failListing(failing: string, code: string): void {
+    nodeFs.promises.readdir = (async (dir: string, options: unknown) => {
+      if (dir === failing) throw Object.assign(new Error(`${code}: cannot list ${dir}`), { code });
+      return readdir(dir, options as { withFileTypes: true });
+    }) as typeof readdir;
+  }
+
+  it('skips a folder this user may not list, as a search tool does, and finds the rest', async () => {
+    const root = workspace();
+    failListing(path.join(root, 'private'), 'EACCES');
+    assert.deepEqual(await new WorkspaceSearch(root, new WorkspaceFiles(root)).filesContaining('Cache'), ['src/cache.ts']);
+  });
+
+  it('fails on any other error listing a folder, rather than taking the folder for empty', async () => {
+    const root = workspace();
+    failListing(path.join(root, 'private'), 'EIO');
+    const search = new WorkspaceSearch(root, new WorkspaceFiles(root));
+    await assert.rejects(search.filesContaining('Cache'), /EIO: cannot list/);
+    nodeFs.promises.readdir = readdir;
+    assert.deepEqual(await search.filesContaining('Cache'), ['private/cache.ts', 'src/cache.ts'], 'a failed listing is not kept');
+  });
+});
