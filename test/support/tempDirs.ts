@@ -11,7 +11,9 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-// A root hook: the folders of every test file go once the whole run is done.
-after(() => {
+// A root hook: the folders of every test file go once the whole run is done. Removing hundreds of
+// copied workspaces and git repositories takes seconds on a loaded machine: that is no test's time.
+after(function () {
+  this.timeout(120000);
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
