@@ -11,7 +11,9 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-// A root hook: the folders of every test file go once the whole run is done.
-after(() => {
+// A root hook: the folders of every test file go once the whole run is done. Removing them all
+// (workspaces, git clones, corpora) takes more than mocha's default 2 s on a loaded machine.
+after(function () {
+  this.timeout(120_000);
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });

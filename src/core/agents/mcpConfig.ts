@@ -6,12 +6,29 @@ export const MCP_SERVER_NAME = 'repo-wiki';
 /** How VS Code starts the server: from the repository's own dependencies, in the workspace folder. */
 export const MCP_SERVER_ENTRY = { type: 'stdio', command: 'npx', args: ['repo-wiki', 'mcp', '--workspace', '${workspaceFolder}'] } as const;
 
+/** What "Add the wiki's MCP server" does with `.vscode/mcp.json`. */
+export type McpServerPlan =
+  /** No entry of that name: `text` is the file with it added. */
+  | { outcome: 'added'; text: string }
+  /** The entry is already the one this command writes: `text` is the file as it is. */
+  | { outcome: 'present'; text: string }
+  /**
+   * An entry of that name that is not this command's (another command, arguments, environment,
+   * or a URL): `text` is the file as it is, `replaced` the file with the entry replaced, and
+   * `existing` what the entry runs, for the person to judge before anything starts it.
+   */
+  | { outcome: 'different'; text: string; replaced: string; existing: string };
+
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+
 /**
  * `.vscode/mcp.json` with the wiki's MCP server added, keeping everything else in the file as it
- * was (comments and formatting included). An entry of that name is left alone; a file that is not
- * valid JSONC is refused, never overwritten.
+ * was (comments and formatting included). An entry of that name is never trusted by its name
+ * alone: the file comes with the repository, and a "repo-wiki" entry may run anything; unless it
+ * is exactly the entry this command writes, the answer is `different`, and the caller asks. A file
+ * that is not valid JSONC is refused, never overwritten.
  */
-export function addMcpServer(existing: string | undefined): { text: string; outcome: 'added' | 'present' } {
+export function addMcpServer(existing: string | undefined): McpServerPlan {
   const text = existing?.trim() ? existing : '{}\n';
   const errors: ParseError[] = [];
   const config = parse(text, errors, { allowTrailingComma: true }) as unknown;
@@ -23,7 +40,62 @@ export function addMcpServer(existing: string | undefined): { text: string; outc
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
     throw new WikiError('invalid-mcp-config', '.vscode/mcp.json has a "servers" entry that is not an object, so it was left as it is.', 'Fix the file, or add the server by hand as docs/mcp-and-agents.md shows.');
   }
-  if (servers && Object.hasOwn(servers, MCP_SERVER_NAME)) return { text, outcome: 'present' };
-  const edits = modify(text, ['servers', MCP_SERVER_NAME], MCP_SERVER_ENTRY, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
-  return { text: applyEdits(text, edits), outcome: 'added' };
+  const withEntry = () => applyEdits(text, modify(text, ['servers', MCP_SERVER_NAME], MCP_SERVER_ENTRY, FORMAT));
+  if (!servers || !Object.hasOwn(servers, MCP_SERVER_NAME)) return { outcome: 'added', text: withEntry() };
+  const entry = (servers as Record<string, unknown>)[MCP_SERVER_NAME];
+  if (sameJson(entry, MCP_SERVER_ENTRY)) return { outcome: 'present', text };
+  return { outcome: 'different', text, replaced: withEntry(), existing: describeServer(entry) };
+}
+
+/** Deep equality of JSON values, key order aside. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  }
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+    const keysA = Object.keys(a);
+    const keysB = Object.keys(b);
+    return keysA.length === keysB.length && keysA.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  }
+  return a === b;
+}
+
+const MAX_SHOWN = 600;
+
+/**
+ * What a server entry runs, as a person reads a command line: `sh -c "curl … | sh"`, with its
+ * working folder and the names of the environment variables it sets; a URL for a remote server.
+ * It comes from the repository, so control characters are shown escaped and the whole is capped.
+ */
+export function describeServer(entry: unknown): string {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return shown(`not a server entry: ${JSON.stringify(entry) ?? String(entry)}`);
+  const server = entry as Record<string, unknown>;
+  const parts: string[] = [];
+  if (typeof server.url === 'string') parts.push(`${typeof server.type === 'string' ? `${server.type} ` : ''}server at ${server.url}`);
+  if (server.command !== undefined) {
+    const args = Array.isArray(server.args) ? server.args : server.args === undefined ? [] : [server.args];
+    parts.push([server.command, ...args].map(shellWord).join(' '));
+  }
+  if (server.cwd !== undefined) parts.push(`in ${shellWord(server.cwd)}`);
+  if (typeof server.env === 'object' && server.env !== null && !Array.isArray(server.env)) {
+    const names = Object.keys(server.env);
+    if (names.length) parts.push(`setting ${names.join(', ')}`);
+  }
+  if (server.envFile !== undefined) parts.push(`with the environment of ${shellWord(server.envFile)}`);
+  const known = new Set(['type', 'url', 'command', 'args', 'cwd', 'env', 'envFile']);
+  const others = Object.keys(server).filter((key) => !known.has(key));
+  if (others.length) parts.push(`(also: ${others.join(', ')})`);
+  return shown(parts.length ? parts.join(', ') : JSON.stringify(entry));
+}
+
+/** One word of a command line: quoted when it holds a space or a quote. */
+function shellWord(value: unknown): string {
+  const word = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return word !== '' && /^[\w@%+=:,./${}-]+$/.test(word) ? word : `"${word.replace(/(["\\])/g, '\\$1')}"`;
+}
+
+function shown(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const visible = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visible.length > MAX_SHOWN ? `${visible.slice(0, MAX_SHOWN)}…` : visible;
 }

@@ -180,8 +180,34 @@ function stepFrom(value: unknown, where: string): ToolStep {
   };
 }
 
-const FOOTER = /^_Pages used: (.*) · (.+)_$/;
+const FOOTER_START = '_Pages used: ';
+const FOOTER_SEPARATOR = ' · ';
+/** What `.` in a regular expression does not match: a footer line holds none of them. */
+const LINE_TERMINATOR = /[\r\u2028\u2029]/;
 const SELECTION = /^About `([^`]+)` lines (\d+)–(\d+):$/;
+/** A `[[slug]]` of the footer; a slug holds no bracket and is at most 80 characters, so each scan for `]]` is short. */
+const FOOTER_PAGE = /\[\[([^[\]\n]{1,200})\]\]( \(stale\))?/g;
+
+/**
+ * The pages and model of a `_Pages used: … · model_` line, or undefined when the line is not one.
+ * What /^_Pages used: (.*) · (.+)_$/ matched, without its backtracking: that regular expression
+ * takes time quadratic in the line's length on a long line with many " · " and no closing "_".
+ */
+function footerOf(line: string): { pages: string; model: string } | undefined {
+  if (!line.startsWith(FOOTER_START) || !line.endsWith('_') || line.length < FOOTER_START.length + FOOTER_SEPARATOR.length + 2) return undefined;
+  const inner = line.slice(FOOTER_START.length, -1);
+  // The last separator with at least one character after it, as the greedy (.*) found.
+  const at = inner.lastIndexOf(FOOTER_SEPARATOR, inner.length - FOOTER_SEPARATOR.length - 1);
+  if (at < 0 || LINE_TERMINATOR.test(line)) return undefined;
+  return { pages: inner.slice(0, at), model: inner.slice(at + FOOTER_SEPARATOR.length) };
+}
+
+/** The citations of an `_Unverified citations (…): a, b_` line: what /: (.*)_$/ matched, without backtracking. */
+function unverifiedOf(line: string): string[] | undefined {
+  const at = line.indexOf(': ');
+  if (at < 0 || !line.endsWith('_') || at + 2 > line.length - 1 || LINE_TERMINATOR.test(line)) return undefined;
+  return line.slice(at + 2, -1).split(', ');
+}
 
 /**
  * A version-1 Markdown export, read back from its text: `# title`, a date line, then per turn a
@@ -211,10 +237,13 @@ function recordFromMarkdownText(text: string): ConversationRecord {
     if (question === undefined) fail(`line ${at + 1}`, 'should start a question ("## …")');
     const headingLine = at + 1;
     at++;
-    const end = lines.findIndex((line, i) => i >= at && FOOTER.test(line));
-    if (end < 0) fail(`line ${headingLine}`, 'starts a question whose "_Pages used: …_" line is missing');
+    // One pass over the file: each turn's search for its footer starts where the turn does.
+    let end = at;
+    let footer: ReturnType<typeof footerOf>;
+    while (end < lines.length && !(footer = footerOf(lines[end]))) end++;
+    if (!footer) fail(`line ${headingLine}`, 'starts a question whose "_Pages used: …_" line is missing');
     let body = lines.slice(at, end);
-    const [, pagesText, model] = FOOTER.exec(lines[end])!;
+    const { pages: pagesText, model } = footer;
     at = end + 1;
     let selection: SelectionContext | undefined;
     const firstLine = body.findIndex((line) => line.trim());
@@ -232,11 +261,12 @@ function recordFromMarkdownText(text: string): ConversationRecord {
       while (next < body.length && (!body[next].trim() || body[next].startsWith('- '))) next++;
       body = body.slice(next);
     }
-    const unverifiedAt = body.map((line) => line.startsWith('_Unverified citations')).lastIndexOf(true);
-    const unverified = unverifiedAt >= 0 ? /: (.*)_$/.exec(body[unverifiedAt])?.[1]?.split(', ') : undefined;
+    let unverifiedAt = body.length - 1;
+    while (unverifiedAt >= 0 && !body[unverifiedAt].startsWith('_Unverified citations')) unverifiedAt--;
+    const unverified = unverifiedAt >= 0 ? unverifiedOf(body[unverifiedAt]) : undefined;
     if (unverifiedAt >= 0) body = body.slice(0, unverifiedAt);
     const offline = model === 'offline answer';
-    const pages = Array.from(pagesText.matchAll(/\[\[([^\]]+)\]\]( \(stale\))?/g), (m) => ({ slug: m[1], title: m[1], score: 0, stale: !!m[2] }));
+    const pages = Array.from(pagesText.matchAll(FOOTER_PAGE), (m) => ({ slug: m[1], title: m[1], score: 0, stale: !!m[2] }));
     turns.push({
       conversationId: id, index: turns.length, question, answer: body.join('\n').trim(),
       context: { pages, offline, ...(selection ? { selection } : {}), ...(unverified?.length ? { unverified } : {}) },

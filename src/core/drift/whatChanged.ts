@@ -1,9 +1,14 @@
 import type { Citation } from './citations';
 import type { DriftEngine } from './driftEngine';
 import { parseAnchor } from './symbols';
+import { MAX_COMPARED_BYTES, tooLargeToCompare } from '../text/boundedDiff';
 
-/** A file's text at a commit, or undefined when that commit is not here or had no such file. */
-export type FileAtCommit = (commit: string, relPath: string) => Promise<string | undefined>;
+/**
+ * A file's text at a commit, or undefined when that commit is not here or had no such file. A
+ * reader that learns the size first (`git cat-file -s`) answers `{ tooLarge: bytes }` past
+ * MAX_COMPARED_BYTES instead of reading it; a text past it is refused here all the same.
+ */
+export type FileAtCommit = (commit: string, relPath: string) => Promise<string | undefined | { tooLarge: number }>;
 
 /** The cited code as it was when the page was verified, and as it is now. */
 export type WhatChanged =
@@ -25,8 +30,14 @@ export async function whatChanged(engine: DriftEngine, fileAt: FileAtCommit, cit
   const then = await fileAt(commit, declared.path);
   if (now === undefined) return { unavailable: `${declared.path} cannot be read now.` };
   if (then === undefined) return { unavailable: `Commit ${commit} is not in this clone, or had no ${declared.path}. Fetch it, or review the code and mark the citation as reviewed.` };
+  if (typeof then !== 'string' || tooLargeToCompare(then)) return { unavailable: tooLarge(declared.path, commit) };
+  if (tooLargeToCompare(now)) return { unavailable: `${declared.path} is larger than ${MAX_COMPARED_BYTES / 1024 / 1024} MB now, so it is not compared.` };
   const before = await engine.excerpt(declared.path, then, declared.symbol);
   const after = await engine.excerpt(declared.path, now, declared.symbol);
   if (before === undefined || after === undefined) return { unavailable: `${citation.text} was not declared at ${commit}.` };
   return { commit, path: declared.path, ...(declared.symbol ? { symbol: declared.symbol } : {}), before, after };
+}
+
+function tooLarge(relPath: string, commit: string): string {
+  return `The version of ${relPath} at ${commit} is larger than ${MAX_COMPARED_BYTES / 1024 / 1024} MB, so it is not compared. Review the code and mark the citation as reviewed.`;
 }

@@ -17,10 +17,11 @@ export interface AppliedChanges {
  * teammate's pull) makes it refuse before writing anything.
  */
 export function applyChanges(wiki: Wiki, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
-  return wiki.exclusive((writes) => applyLocked(wiki, writes, changes, log));
+  return wiki.exclusive((writes) => applyChangesLocked(wiki, writes, changes, log));
 }
 
-async function applyLocked(wiki: Wiki, writes: WikiWrites, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
+/** applyChanges for work that already holds the wiki's write lock (inside Wiki.exclusive): the same checks and writes. */
+export async function applyChangesLocked(wiki: Wiki, writes: WikiWrites, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
   for (const change of changes) {
     const now = await wiki.readPageText(change.slug);
     if (now !== change.before) {

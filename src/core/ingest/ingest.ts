@@ -4,7 +4,7 @@ import { LlmError, type ChatMessage, type LanguageModel } from '../llm/languageM
 import type { LogEntry, WikiPage } from '../model';
 import type { Wiki } from '../wiki/wiki';
 import { preparePlan, type CitationResolver, type PreparedPlan } from './changes';
-import { contentHash, pastIngests, sourceDiff, sourceEntry } from './memory';
+import { contentHash, notCompared, pastIngests, sourceDiff, sourceEntry } from './memory';
 import { parsePlan, type Plan, type PlannedPage, type PlanProblem } from './plan';
 import { buildIngestPrompt, chunkSource, repairMessage, type SourceChunk } from './prompt';
 
@@ -72,8 +72,11 @@ export interface IngestDeps {
   ages?: ReadonlyMap<string, string>;
   /** Ingest even sources unchanged since their last ingest. */
   force?: boolean;
-  /** An earlier version of a source by its blob id, when git has it: the librarian then sees the diff. */
-  previousText?(hash: string): Promise<string | undefined>;
+  /**
+   * An earlier version of a source by its blob id, when git has it: the librarian then sees the diff.
+   * A reader that learns the size first answers `{ tooLarge: bytes }` past MAX_COMPARED_BYTES.
+   */
+  previousText?(hash: string): Promise<string | undefined | { tooLarge: number }>;
 }
 
 const RELATED_PAGES = 4;
@@ -136,7 +139,7 @@ async function rememberSources(deps: IngestDeps, given: readonly IngestSource[])
     sources.push(source);
     hashes[source.ref] = hash;
     const before = last && last.hash !== hash ? await deps.previousText?.(last.hash) : undefined;
-    if (last && before !== undefined) changedSince.set(source.ref, { since: last.ts, diff: sourceDiff(source.path, before, source.text) });
+    if (last && before !== undefined) changedSince.set(source.ref, { since: last.ts, diff: typeof before === 'string' ? sourceDiff(source.path, before, source.text) : notCompared() });
   }
   return { sources, unchanged, hashes, changedSince };
 }

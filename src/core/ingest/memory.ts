@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createTwoFilesPatch } from 'diff';
 import type { LogEntry } from '../model';
+import { boundedPatch, MAX_COMPARED_BYTES, throughoutNote, tooLargeToCompare } from '../text/boundedDiff';
 
 /**
  * What the wiki remembers of past ingests. A source's content is identified by git's blob id of
@@ -54,9 +54,21 @@ function isHashMap(value: unknown): value is Record<string, string> {
 
 const MAX_DIFF_CHARS = 16_000;
 
-/** What changed in a source since the version last ingested, as a unified diff (capped), for the librarian. */
+/**
+ * What changed in a source since the version last ingested, for the librarian (capped): a unified
+ * diff; or, when the two versions are too different to diff in time (a rewrite), the whole version
+ * last ingested, said to be so. The source as it is now is in the prompt already.
+ */
 export function sourceDiff(path: string, before: string, after: string): string {
-  const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, 'last ingested', 'now', { context: 2 });
-  const body = patch.split('\n').slice(2).join('\n'); // the ==== and file header lines say nothing here
-  return body.length > MAX_DIFF_CHARS ? `${body.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS / 1000}k characters)` : body;
+  if (tooLargeToCompare(before)) return notCompared();
+  const diff = boundedPatch(`a/${path}`, `b/${path}`, before, after, 'last ingested', 'now', { context: 2 });
+  const body = diff.throughout
+    ? `(The source ${throughoutNote(diff.throughout.before, diff.throughout.after)}: too different for a line-by-line diff. The whole version last ingested follows; the source as it is now is below.)\n${before}`
+    : diff.patch.split('\n').slice(2).join('\n'); // the ==== and file header lines say nothing here
+  return body.length > MAX_DIFF_CHARS ? `${body.slice(0, MAX_DIFF_CHARS)}\n… (${diff.throughout ? 'earlier version' : 'diff'} cut at ${MAX_DIFF_CHARS / 1000}k characters)` : body;
+}
+
+/** What the librarian is told when the version last ingested is too large to compare. */
+export function notCompared(): string {
+  return `(The version last ingested is larger than ${MAX_COMPARED_BYTES / 1024 / 1024} MB, so it is not compared.)`;
 }

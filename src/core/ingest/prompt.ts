@@ -94,7 +94,7 @@ export function buildIngestPrompt(input: IngestPromptInput): { system: SystemBlo
   }
   const { chunk, changed } = input;
   if (changed) {
-    parts.push(`This source was ingested before, on ${changed.since.slice(0, 10)}. What changed in it since then, as a unified diff: bring the pages it touches up to date, and keep what still holds.\n<source_diff path="${attribute(chunk.path)}">\n${neutralise(changed.diff, 'source_diff')}\n</source_diff>`);
+    parts.push(`This source was ingested before, on ${changed.since.slice(0, 10)}. What changed in it since then, as a unified diff (or, when it changed throughout, its whole earlier version): bring the pages it touches up to date, and keep what still holds.\n<source_diff path="${attribute(chunk.path)}">\n${neutralise(changed.diff, 'source_diff')}\n</source_diff>`);
   }
   const part = chunk.parts > 1 ? ` part="${chunk.part} of ${chunk.parts}"` : '';
   parts.push(`The source to ingest:\n<source path="${attribute(chunk.path)}" lines="${chunk.startLine}-${chunk.endLine}"${part}>\n${neutralise(chunk.text, 'source')}\n</source>`);

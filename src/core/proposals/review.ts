@@ -1,5 +1,6 @@
 import { WikiError } from '../errors';
-import { applyChanges, type AppliedChanges } from '../ingest/apply';
+import { findSecret } from '../files/secretContent';
+import { applyChangesLocked, type AppliedChanges } from '../ingest/apply';
 import { preparePlan, type CitationResolver, type PageChange } from '../ingest/changes';
 import { readPlan, type PlanProblem } from '../ingest/plan';
 import type { Clock } from '../ports';
@@ -39,20 +40,28 @@ export async function proposePageChange(context: ProposalContext, input: Proposa
   if (!reason || reason.length > PROPOSAL_LIMITS.reasonChars) {
     return { problems: [{ path: 'reason', message: `must say why, in at most ${PROPOSAL_LIMITS.reasonChars} characters` }] };
   }
-  if (await context.store.isFull()) return { problems: [{ path: '$', message: fullError().message }] };
   const page = { slug: input.slug, title: input.title, topic: input.topic, summary: input.summary, body: input.body };
+  const secrets = secretProblems({ ...page, reason });
+  if (secrets.length) return { problems: secrets };
+  if (await context.store.isFull()) return { problems: [{ path: '$', message: fullError().message }] };
   const prepared = await preparePage(context, page, agent);
   if (prepared.problems.length) return { problems: prepared.problems };
   const now = context.clock.now();
   const proposal: Proposal = { version: 1, id: newProposalId(now), agent, reason, created: now.toISOString(), page, base: await baseOf(prepared.changes[0].before) };
-  await context.store.add(proposal);
+  try {
+    await context.store.add(proposal);
+  } catch (error) {
+    // Full by now: other clients filled the last places while this one was being checked.
+    if (error instanceof WikiError && error.code === 'proposals-full') return { problems: [{ path: '$', message: error.message }] };
+    throw error;
+  }
   return { proposal };
 }
 
 /** The change a review shows (the same diff review ingest uses), and why it cannot be accepted now, if it cannot. */
 export async function proposalChanges(context: ProposalContext, proposal: Proposal): Promise<ProposalReview> {
   const [prepared, now] = await Promise.all([preparePage(context, proposal.page, proposal.agent), context.wiki.readPageText(proposal.page.slug)]);
-  const problems = [...prepared.problems];
+  const problems = [...secretProblems(proposal.page), ...prepared.problems];
   if (!sameBase(proposal.base, await baseOf(now))) {
     const what = !proposal.base.existed ? 'was created' : now === undefined ? 'was deleted' : 'was edited';
     problems.unshift({ path: BASE_CHANGED, message: `.wiki/pages/${proposal.page.slug}.md ${what} after the proposal was made` });
@@ -64,22 +73,26 @@ export async function proposalChanges(context: ProposalContext, proposal: Propos
  * Writes the proposed page as an ingest writes its pages (citations stamped, index rebuilt, one
  * log line naming the agent and the proposal), then deletes the proposal. Refuses, writing
  * nothing, when the page changed since the proposal or the proposal no longer validates.
+ * The check and the write happen under the wiki's write lock: checked before it, a page renamed
+ * or deleted meanwhile (its links moved by the rename) would leave this page linking to nothing.
  */
-export async function acceptProposal(context: ProposalContext, id: string): Promise<{ proposal: Proposal; applied: AppliedChanges }> {
-  const proposal = await context.store.get(id);
-  if (!proposal) throw notFound(id);
-  const review = await proposalChanges(context, proposal);
-  if (review.problems.length) {
-    const changed = review.problems.some((problem) => problem.path === BASE_CHANGED);
-    throw new WikiError(
-      changed ? 'page-changed' : 'plan-rejected',
-      `The proposal ${id} was not applied, so nothing was written: ${review.problems.map((problem) => problem.message).join('; ')}.`,
-      changed ? 'Reject it, and ask the agent to propose again against the current page.' : 'Reject it, or fix what it cites and try again.',
-    );
-  }
-  const applied = await applyChanges(context.wiki, review.changes, { op: 'proposal', agent: proposal.agent, proposal: proposal.id, reason: proposal.reason });
-  await context.store.remove(id);
-  return { proposal, applied };
+export function acceptProposal(context: ProposalContext, id: string): Promise<{ proposal: Proposal; applied: AppliedChanges }> {
+  return context.wiki.exclusive(async (writes) => {
+    const proposal = await context.store.get(id);
+    if (!proposal) throw notFound(id);
+    const review = await proposalChanges(context, proposal);
+    if (review.problems.length) {
+      const changed = review.problems.some((problem) => problem.path === BASE_CHANGED);
+      throw new WikiError(
+        changed ? 'page-changed' : 'plan-rejected',
+        `The proposal ${id} was not applied, so nothing was written: ${review.problems.map((problem) => problem.message).join('; ')}.`,
+        changed ? 'Reject it, and ask the agent to propose again against the current page.' : 'Reject it, or fix what it cites and try again.',
+      );
+    }
+    const applied = await applyChangesLocked(context.wiki, writes, review.changes, { op: 'proposal', agent: proposal.agent, proposal: proposal.id, reason: proposal.reason });
+    await context.store.remove(id);
+    return { proposal, applied };
+  });
 }
 
 /** Deletes the proposal (even one whose file is corrupt); writes no page. */
@@ -101,6 +114,22 @@ async function preparePage(context: ProposalContext, page: Proposal['page'], age
   // Ingest would corroborate the page it duplicates; an agent is told to propose to that page instead.
   const duplicate = /\[\[([a-z0-9-]+)\]\]/.exec(prepared.notes.join(' '))?.[1];
   return { changes: [], problems: [{ path: 'slug', message: `the wiki already has this knowledge as [[${duplicate}]]; propose a change to the page "${duplicate}" instead of a new page` }] };
+}
+
+/**
+ * A problem per field that holds something shaped like a credential (an API key, a token, a private
+ * key): a proposal is stored in the workspace and, accepted, becomes a page committed with the repo.
+ * Only the first characters are repeated, never the secret.
+ */
+function secretProblems(fields: Partial<Record<'title' | 'topic' | 'summary' | 'body' | 'reason', string>>): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  for (const [field, text] of Object.entries(fields)) {
+    const secret = text === undefined ? undefined : findSecret(text);
+    if (secret) {
+      problems.push({ path: field, message: `holds what looks like ${secret.what} ("${secret.sample}"); a proposal is stored in the workspace and becomes a page committed with the code, so it may not hold secrets: leave it out, or write a placeholder such as <API key>` });
+    }
+  }
+  return problems;
 }
 
 /** `pages[0].title` → `title`: the proposal's own field names. Citations are found in the body. */

@@ -24,12 +24,15 @@ export interface ProposalList {
  */
 export class ProposalStore {
   readonly dir: string;
+  /** Taken around each add, so the cap on pending proposals holds for clients adding at once (processes too). */
+  private readonly lockPath: string;
 
   constructor(
     private readonly wikiDir: string,
     private readonly fs: FileSystem,
   ) {
     this.dir = path.join(wikiDir, '.cache', 'proposals');
+    this.lockPath = path.join(wikiDir, '.cache', 'proposals.lock');
   }
 
   async list(): Promise<ProposalList> {
@@ -56,15 +59,21 @@ export class ProposalStore {
     return read?.proposal;
   }
 
-  /** Stores a new proposal; refuses past the cap on pending proposals or on a file's size. */
+  /**
+   * Stores a new proposal; refuses past the cap on pending proposals or on a file's size. The count
+   * and the write happen under the proposals' lock: counting first and writing after, two clients
+   * could each see room for one more.
+   */
   async add(proposal: Proposal): Promise<void> {
-    if (await this.isFull()) throw fullError();
     const text = `${JSON.stringify(proposal, null, 2)}\n`;
     if (new TextEncoder().encode(text).length > PROPOSAL_LIMITS.fileBytes) {
       throw new WikiError('write-failed', `The proposal is larger than ${PROPOSAL_LIMITS.fileBytes / 1024} KB; it was not stored.`, 'Propose a shorter page.');
     }
-    await this.fs.mkdir(this.dir, { within: this.wikiDir });
-    await this.fs.writeFileAtomic(this.file(proposal.id), text, { within: this.wikiDir });
+    await this.fs.withLock(this.lockPath, async () => {
+      if (await this.isFull()) throw fullError();
+      await this.fs.mkdir(this.dir, { within: this.wikiDir });
+      await this.fs.writeFileAtomic(this.file(proposal.id), text, { within: this.wikiDir });
+    });
   }
 
   /** Deletes the proposal's file, even a corrupt one; false when there was none. */

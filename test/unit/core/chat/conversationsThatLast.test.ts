@@ -147,6 +147,62 @@ describe('conversation import', function () {
     wrong('# T\n\n_2026-11-22 · 1 question_\n\n## Q\n\nAn answer with no footer\n', /line 5 starts a question whose "_Pages used: …_" line is missing/);
   });
 
+  // Red-team pass, issue 36: 320,000 turns (11 MB) took 130 s, and one 1 MB "_Pages used:" line 88 s,
+  // on the extension host's thread. Time-bounded probes assert a ceiling, not a typical time.
+  it('reads a 320,000-turn old-style Markdown export (11 MB) in one pass, in under the ceiling', function () {
+    this.timeout(60_000);
+    const turns = 320_000;
+    const parts = ['# Big\n\n_2026-11-22 · 320000 questions_\n'];
+    for (let i = 0; i < turns; i++) parts.push(`## Q${i}?\n\nA${i}.\n\n_Pages used: [[p${i % 7}]] · m_\n`);
+    const markdown = parts.join('\n');
+    assert.ok(markdown.length > 11_000_000, `${markdown.length} characters`);
+    const start = Date.now();
+    const record = parseConversationExport(markdown);
+    const ms = Date.now() - start;
+    // About 3.5 s here, linear in the file (splitting 1.9 million lines and making 320,000 turns is most of it).
+    assert.ok(ms < 10_000, `took ${ms} ms`);
+    assert.equal(record.turns.length, turns);
+    assert.deepEqual([record.turns[turns - 1].question, record.turns[turns - 1].answer, record.turns[turns - 1].context.pages.map((p) => p.slug), record.turns[turns - 1].model], [`Q${turns - 1}?`, `A${turns - 1}.`, [`p${(turns - 1) % 7}`], 'm']);
+  });
+
+  it('reads a 1 MB "_Pages used:" line in under the ceiling, whether it is a footer or not, and the store takes it', async () => {
+    const imported: ConversationRecord[] = [];
+    const head = '# T\n\n_2026-11-22 · 1 question_\n\n## Q\n\nAn answer.\n\n';
+    const probes: [string, (text: string) => void][] = [
+      // Many separators and no closing "_": not a footer, so the question has none.
+      [`${head}_Pages used: ${' · x'.repeat(250_000)}\n`, (text) => assert.throws(() => parseConversationExport(text), /line 5 starts a question whose "_Pages used: …_" line is missing/)],
+      // A footer of 1 MB: many pages, brackets that never close, the model after the last separator.
+      [`${head}_Pages used: ${'[[a-page]], '.repeat(40_000)}${'[['.repeat(270_000)} · x · claude-test_\n`, (text) => {
+        const record = parseConversationExport(text);
+        assert.equal(record.turns[0].model, 'claude-test');
+        assert.equal(record.turns[0].context.pages.length, 40_000);
+        imported.push(record);
+      }],
+      // An "_Unverified citations" line of 1 MB with many ": " and no closing "_".
+      [`${head.replace('An answer.', `An answer.\n\n_Unverified citations${': x'.repeat(350_000)}`)}_Pages used: none · m_\n`, (text) => {
+        assert.equal(parseConversationExport(text).turns[0].context.unverified, undefined);
+      }],
+    ];
+    for (const [text, check] of probes) {
+      assert.ok(text.length > 1_000_000);
+      const start = Date.now();
+      check(text);
+      assert.ok(Date.now() - start < 1000, `took ${Date.now() - start} ms`);
+    }
+    const { store } = await openStore();
+    const { id } = await store.importRecord(imported[0]);
+    assert.equal((await store.get(id))!.turns[0].context.pages.length, 40_000);
+  });
+
+  it('reads a footer as the old pattern did: the last " · " ends the pages, and a line with a carriage return is no footer', () => {
+    const one = (footer: string) => parseConversationExport(`# T\n\n_2026-11-22 · 1 question_\n\n## Q\n\nA.\n\n${footer}\n`).turns[0];
+    assert.deepEqual([one('_Pages used: [[a]] · [[b]] (stale) · model-x_').model, one('_Pages used: [[a]] · [[b]] (stale) · model-x_').context.pages.map((p) => [p.slug, p.stale])], ['model-x', [['a', false], ['b', true]]]);
+    assert.equal(one('_Pages used:  · m_').model, 'm');
+    assert.equal(one('_Pages used: none · offline answer_').context.offline, true);
+    assert.throws(() => one('_Pages used: [[a]] · m\r_'), /"_Pages used: …_" line is missing/);
+    assert.throws(() => one('_Pages used: [[a]] · _'), /"_Pages used: …_" line is missing/);
+  });
+
   it('never overwrites: a taken id gets a new one, and the import survives a reopen', async () => {
     const { store, dir } = await openStore();
     const first = await store.importRecord(RICH);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { applyChanges } from '../../../../src/core/ingest/apply';
 import { keepChanges, preparePlan, withRelatedLink, type CitationResolver } from '../../../../src/core/ingest/changes';
 import { mergePlan, planIngest, PlanRejectedError, type IngestSource } from '../../../../src/core/ingest/ingest';
-import { contentHash, pastIngests } from '../../../../src/core/ingest/memory';
+import { contentHash, pastIngests, sourceDiff } from '../../../../src/core/ingest/memory';
 import { parsePlan, type Plan } from '../../../../src/core/ingest/plan';
 import { estimateTokens } from '../../../../src/core/chat/prompt';
 import { buildIngestPrompt, chunkSource } from '../../../../src/core/ingest/prompt';
@@ -419,6 +419,34 @@ describe('ingest: remembering sources', () => {
     const noHistory = new ScriptedModel([]);
     await ingestOnce(wiki, noHistory, [{ ...SOURCE, text: `${SOURCE.text}More.\n` }], { previousText: async () => undefined });
     assert.doesNotMatch(messageText(noHistory.requests[0].messages[0]), /source_diff/, 'without the old text there is no diff, and the ingest still runs');
+  });
+
+  it('a source rewritten since its last ingest (20,000 lines) is planned in under the ceiling, the librarian told it changed throughout and shown the old text (red-team pass, issue 36: 66 s)', async function () {
+    this.timeout(30_000);
+    const lines = (flavour: string) => Array.from({ length: 20_000 }, (_, i) => `Line ${i} of the ${flavour} design: handlers ${flavour}-${i * 7} do step ${i}.`).join('\n') + '\n';
+    const old = { ...SOURCE, text: lines('old') };
+    const { wiki } = await wikiWith(EXISTING);
+    const settings = { ...SETTINGS, chunkTokens: 2_000_000 }; // one chunk: the time measured is the diff's, not the model's
+    const first = await planIngest({ wiki, model: new ScriptedModel([planJson()]), resolver, settings, today: '2026-11-22' }, [old]);
+    await applyChanges(wiki, first.changes, { op: 'ingest', sources: first.sources, hashes: first.hashes });
+    const model = new ScriptedModel([]);
+    const start = Date.now();
+    await planIngest({ wiki, model, resolver, settings, today: '2026-11-22', previousText: async () => old.text }, [{ ...SOURCE, text: lines('new') }]);
+    const ms = Date.now() - start;
+    // Time-bounded probes assert a ceiling, not a typical time: the diff gives up at 1 s.
+    assert.ok(ms < 5000, `took ${ms} ms`);
+    const sent = messageText(model.requests[0].messages[0]);
+    assert.match(sent, /<source_diff path="docs\/errors.md">\n\(The source changed throughout; 20000 lines before, 20000 now: too different for a line-by-line diff\. The whole version last ingested follows; the source as it is now is below\.\)\nLine 0 of the old design/);
+    assert.match(sent, /… \(earlier version cut at 16k characters\)\n<\/source_diff>/);
+  });
+
+  it('does not compare a version last ingested that is larger than 16 MB, and says so', async () => {
+    assert.equal(sourceDiff('docs/a.md', 'x'.repeat(16 * 1024 * 1024 + 1), 'now\n'), '(The version last ingested is larger than 16 MB, so it is not compared.)');
+    const { wiki } = await wikiWith(EXISTING);
+    await ingestOnce(wiki, new ScriptedModel([planJson()]), [SOURCE]);
+    const model = new ScriptedModel([]);
+    await planIngest({ wiki, model, resolver, settings: SETTINGS, today: '2026-11-22', previousText: async () => ({ tooLarge: 535 * 1024 * 1024 }) }, [{ ...SOURCE, text: `${SOURCE.text}More.\n` }]);
+    assert.match(messageText(model.requests[0].messages[0]), /<source_diff path="docs\/errors.md">\n\(The version last ingested is larger than 16 MB, so it is not compared\.\)\n<\/source_diff>/);
   });
 
   it('reads the last successful ingest of each source from the log, ignoring lines without versions', () => {

@@ -10,6 +10,7 @@ import { parseLog } from '../../../../src/core/wiki/log';
 import { acceptProposal, PROPOSAL_LIMITS, proposalChanges, proposePageChange, rejectProposal, type Proposal, type ProposalInput } from '../../../../src/core/proposals';
 import { parsePage } from '../../../../src/core/pages/page';
 import { proposePageChangeTool } from '../../../../src/core/tools';
+import { renamePage } from '../../../../src/core/authoring';
 import { fixedClock } from '../../../support/fakes';
 
 const DEMO = path.resolve(__dirname, '../../../../../demo');
@@ -228,6 +229,91 @@ describe('proposals: agents propose, people decide', function () {
     const id = file.slice(0, -'.json'.length);
     assert.match(stored.text, new RegExp(`Proposal ${id} is stored: a person will review it`));
     assert.equal(tool.label(NEW_PAGE), 'Proposed a change to the page completing-todos');
+  });
+
+  // Red-team pass, issue 36: an accept racing a rename left a link to nothing in 6 of 12 races.
+  it('accept checks and writes under the write lock: racing a rename of a page it links to never leaves a broken link', async function () {
+    this.timeout(120_000);
+    const outcomes = { accepted: 0, refused: 0 };
+    for (let round = 0; round < 12; round++) {
+      const ws = workspace();
+      try {
+        const { wiki, proposals } = ws.core;
+        const brokenLinks = async () => {
+          const pages = await wiki.loadPages();
+          const slugs = new Set(pages.map((page) => page.slug));
+          return pages.flatMap((page) => page.links.filter((link) => !slugs.has(link.target)).map((link) => `${page.slug} → [[${link.target}]]`));
+        };
+        const before = await brokenLinks(); // the demo keeps one on purpose, for lint to find
+        const proposal = await propose(ws.core);
+        // The accept first or the rename first, a few milliseconds apart: both orders, and the moments between.
+        const delay = (round % 4) * 3;
+        const accept = new Promise((resolve) => setTimeout(resolve, round % 2 ? delay : 0)).then(() => acceptProposal(proposals, proposal.id));
+        const rename = new Promise((resolve) => setTimeout(resolve, round % 2 ? 0 : delay)).then(() => renamePage(wiki, 'request-pipeline', 'request-flow'));
+        const [accepted, renamed] = await Promise.allSettled([accept, rename]);
+        assert.equal(renamed.status, 'fulfilled', String((renamed as PromiseRejectedResult).reason));
+        if (accepted.status === 'fulfilled') outcomes.accepted++;
+        else {
+          assert.match(String(accepted.reason), /links to \[\[request-pipeline\]\]/, 'refused because its link now leads nowhere, writing nothing');
+          assert.equal(fs.existsSync(path.join(ws.root, '.wiki/pages/completing-todos.md')), false);
+          outcomes.refused++;
+        }
+        assert.deepEqual(await brokenLinks(), before, `round ${round}`);
+      } finally {
+        ws.cleanup();
+      }
+    }
+    assert.equal(outcomes.accepted + outcomes.refused, 12);
+  });
+
+  // Red-team pass, issue 36: 8 clients at once stored 467 proposals past the cap of 200.
+  it('holds the cap on pending proposals when many clients propose at once', async function () {
+    this.timeout(120_000);
+    fs.mkdirSync(proposalsDir, { recursive: true });
+    const room = 10;
+    for (let i = 0; i < PROPOSAL_LIMITS.pending - room; i++) fs.writeFileSync(path.join(proposalsDir, `20261124T000000000Z-${i.toString(16).padStart(8, '0')}.json`), '{}');
+    const clients = Array.from({ length: 8 }, () => openLocalCore(box.root));
+    const results = await Promise.all(clients.flatMap((client) => Array.from({ length: 5 }, () => proposePageChange(client.proposals, NEW_PAGE, AGENT))));
+    const stored = results.filter((result) => 'proposal' in result);
+    const refused = results.filter((result) => 'problems' in result);
+    assert.equal(stored.length, room);
+    assert.equal(refused.length, results.length - room);
+    for (const result of refused) assert.ok('problems' in result && /200 proposals are already waiting/.test(result.problems[0].message), JSON.stringify(result));
+    assert.equal(fs.readdirSync(proposalsDir).filter((name) => name.endsWith('.json')).length, PROPOSAL_LIMITS.pending);
+  });
+
+  // Red-team pass, issue 36: propose_page_change stored bodies holding sk-ant-… and AKIA… keys.
+  it('refuses a proposal whose page or reason holds a credential, naming the field and not repeating the secret', async () => {
+    const anthropic = `sk-ant-api03-${'x1Y2z3'.repeat(15)}abcAA`;
+    const aws = 'AKIAZ2ABCDEFGHIJKLMN';
+    const cases: [Partial<ProposalInput>, RegExp][] = [
+      [{ body: `# Completing todos\n\nCall the API with \`${anthropic}\`.\n` }, /^body: holds what looks like an Anthropic API key \("sk-ant-a…"\)/],
+      [{ body: `# Completing todos\n\nexport AWS_ACCESS_KEY_ID=${aws}\n` }, /^body: holds what looks like an AWS access key id/],
+      [{ summary: `Token ghp_${'a'.repeat(36)} works.` }, /^summary: holds what looks like a GitHub token/],
+      [{ reason: `Found the key -----BEGIN RSA PRIVATE KEY----- in a file.` }, /^reason: holds what looks like a private key/],
+    ];
+    for (const [input, expected] of cases) {
+      const result = await proposePageChange(box.core.proposals, { ...NEW_PAGE, ...input }, AGENT);
+      assert.ok('problems' in result, `stored ${JSON.stringify(input).slice(0, 80)}`);
+      const text = result.problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n');
+      assert.match(text, expected);
+      assert.doesNotMatch(text, new RegExp(`${anthropic}|${aws}`));
+    }
+    assert.equal(fs.existsSync(proposalsDir), false, 'nothing stored');
+    // The tool says it to the agent, as an error result.
+    const tool = await proposePageChangeTool(box.core.proposals, AGENT).run({ ...NEW_PAGE, body: `# Completing todos\n\nKey: ${anthropic}\n` });
+    assert.equal(tool.ok, false);
+    assert.match(tool.text, /Anthropic API key/);
+    // Ordinary text about keys, and placeholders, are fine.
+    await propose(box.core, { body: '# Completing todos\n\nSet `ANTHROPIC_API_KEY` (it starts with sk-ant-…; AWS ids start with AKIA). `src/todos.ts:TodoStore.complete` marks a todo done.\n' });
+    // A proposal file that holds one (written before this check, or by hand) is not accepted.
+    const stored = await propose(box.core);
+    const file = path.join(proposalsDir, `${stored.id}.json`);
+    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    data.page.body += `\nKey: ${anthropic}\n`;
+    fs.writeFileSync(file, JSON.stringify(data));
+    await assert.rejects(acceptProposal(box.core.proposals, stored.id), /body: |Anthropic API key/);
+    assert.equal(fs.existsSync(at('.wiki/pages/completing-todos.md')), false);
   });
 
   it('refuses past the cap on pending proposals', async () => {
