@@ -23,9 +23,8 @@ const SECRET_PATTERNS: readonly { what: string; pattern: RegExp }[] = [
   { what: 'a Stripe key', pattern: /\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}\b/ },
   // gcp-api-key
   { what: 'a Google API key', pattern: /\bAIza[\w-]{35}/ },
-  // npm-access-token, pypi-upload-token, huggingface-access-token
+  // npm-access-token, huggingface-access-token
   { what: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
-  { what: 'a PyPI upload token', pattern: /\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}/ },
   { what: 'a Hugging Face token', pattern: /\bhf_[A-Za-z]{34}\b/ },
   // sendgrid-api-token
   { what: 'a SendGrid key', pattern: /\bSG\.[A-Za-z0-9=_.-]{66}/ },
