@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { WikiError } from '../../core/errors';
+import { MAX_COMPARED_BYTES } from '../../core/text/boundedDiff';
 
 /**
  * Files under `folder` (relative to it, with `/`) that differ between the merge base of `ref` and
@@ -35,10 +36,10 @@ interface GitFailure extends Error {
  * What a git command prints, run directly: on the `--changed-since` path, simple-git's queue costs
  * about 50 ms a call pair in a large repository, a tenth of the check's budget.
  */
-function gitOutput(folder: string, args: readonly string[], input?: string): Promise<string> {
+function gitOutput(folder: string, args: readonly string[], input?: string, maxBuffer = 64 * 1024 * 1024): Promise<string> {
   return new Promise((resolve, reject) => {
     let unread: Error | undefined;
-    const child = execFile('git', args, { cwd: folder, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile('git', args, { cwd: folder, maxBuffer }, (error, stdout, stderr) => {
       if (error || unread) reject(Object.assign(error ?? unread!, { stderr: String(stderr) }));
       else resolve(stdout);
     });
@@ -61,14 +62,26 @@ export async function headCommit(folder: string): Promise<string | undefined> {
   }
 }
 
-/** A file's text at a commit (path relative to `folder`), or undefined when that commit has no such file. */
-export async function fileAtCommit(folder: string, commit: string, relPath: string): Promise<string | undefined> {
+/** A file's text at a commit (path relative to `folder`), undefined when that commit has no such file, or its size past the cap. */
+export async function fileAtCommit(folder: string, commit: string, relPath: string): Promise<string | undefined | { tooLarge: number }> {
   if (!/^[0-9a-f]{7,40}$/.test(commit)) return undefined;
+  return objectText(folder, `${commit}:./${relPath}`);
+}
+
+/**
+ * A git object's text, its size asked first: an object past MAX_COMPARED_BYTES is never read (a
+ * 535 MB blob once took 1.94 GB here), only reported. Undefined when the object is not in this
+ * clone (git says so with exit 128, whatever its language).
+ */
+export async function objectText(folder: string, object: string): Promise<string | undefined | { tooLarge: number }> {
+  let size: number;
   try {
-    return await simpleGit({ baseDir: folder }).show([`${commit}:./${relPath}`]);
+    size = Number((await gitOutput(folder, ['cat-file', '-s', object])).trim());
   } catch {
-    return undefined; // the commit is not in this clone, or the file did not exist then
+    return undefined;
   }
+  if (size > MAX_COMPARED_BYTES) return { tooLarge: size };
+  return gitOutput(folder, ['cat-file', 'blob', object], undefined, MAX_COMPARED_BYTES + 1);
 }
 
 /**

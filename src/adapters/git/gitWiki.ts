@@ -2,6 +2,7 @@ import { simpleGit, type SimpleGit } from 'simple-git';
 import { WikiError } from '../../core/errors';
 import type { WikiGit } from '../../core/ports';
 import { WIKI_DIR } from '../../core/wiki/wiki';
+import { objectText } from './gitChanges';
 
 /** Git for one workspace folder through simple-git; pathspecs are relative to that folder. */
 export class SimpleGitWiki implements WikiGit {
@@ -58,13 +59,10 @@ export class SimpleGitWiki implements WikiGit {
   }
 
   /** The text of a blob by its id, when this clone has it (an earlier version of a file that was committed or staged). */
-  async blobText(blob: string): Promise<string | undefined> {
+  /** A blob's text; undefined when it is not in this clone's objects; its size when past the compare cap. */
+  async blobText(blob: string): Promise<string | undefined | { tooLarge: number }> {
     if (!/^[0-9a-f]{40}$/.test(blob)) return undefined;
-    try {
-      return await this.git.raw(['cat-file', 'blob', blob]);
-    } catch {
-      return undefined; // not in this clone's objects, or not a repository
-    }
+    return objectText(this.folder, blob);
   }
 
   async commitWiki(message: string): Promise<{ commit: string; files: string[] }> {

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { filesChangedSince, pagesMentioning } from '../../../src/adapters/git/gitChanges';
+import { fileAtCommit, filesChangedSince, pagesMentioning } from '../../../src/adapters/git/gitChanges';
+import { SimpleGitWiki } from '../../../src/adapters/git/gitWiki';
+import { MAX_COMPARED_BYTES } from '../../../src/core/text/boundedDiff';
 import { tempDir } from '../../support/tempDirs';
 
 function tempRepo(): string {
@@ -45,5 +47,21 @@ describe('git changes for drift --changed-since', () => {
   it('says what to do when git cannot search', async () => {
     const dir = tempDir('repo-wiki-not-git-');
     await assert.rejects(pagesMentioning(dir, path.join(dir, '.wiki/pages'), ['src/a.py']), /git grep could not search \.wiki\/pages/);
+  });
+
+  it('reads a file at a commit, but only reports the size of one past the compare cap, never loading it', async function () {
+    this.timeout(30000);
+    const dir = tempRepo();
+    const big = 'x'.repeat(MAX_COMPARED_BYTES + 10);
+    fs.writeFileSync(path.join(dir, 'big.txt'), big);
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', 'big.txt'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'big'], { cwd: dir });
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    assert.equal(await fileAtCommit(dir, head, 'src/a.py'), 'def a():\n    pass\n');
+    assert.deepEqual(await fileAtCommit(dir, head, 'big.txt'), { tooLarge: big.length });
+    assert.equal(await fileAtCommit(dir, head, 'src/none.py'), undefined, 'no such file then');
+    assert.equal(await fileAtCommit(dir, 'deadbeef', 'src/a.py'), undefined, 'no such commit here');
+    const blob = execFileSync('git', ['rev-parse', `${head}:big.txt`], { cwd: dir, encoding: 'utf8' }).trim();
+    assert.deepEqual(await new SimpleGitWiki(dir).blobText(blob), { tooLarge: big.length });
   });
 });
