@@ -12,6 +12,7 @@ export function tempDir(prefix: string): string {
 }
 
 // A root hook: the folders of every test file go once the whole run is done.
-after(() => {
+after(function () {
+  this.timeout(60_000); // corpora of real code among them: more than mocha's 2 s on a busy machine
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
