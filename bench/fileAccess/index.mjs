@@ -5,12 +5,15 @@
 //    so every cited file is read and parsed), with anchors stamped so the scan finds nothing;
 //  - the reads alone: the 2,000 pages and the 250 cited files, without parsing.
 // Runs are paired, so drift in machine load hits both adapters alike. Goal: < 10%.
+// Then grep_code over the same generated files with the hostile glob of issue 36 against ordinary
+// grep_code calls (../tools/hostileGlob.mjs), where rg is found.
 // Needs `npx tsc -p tsconfig.test.json` (out/) first; run with `node --expose-gc`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { ms, stats, verdict } from '../lib.mjs';
+import { compareHostileGlob } from '../tools/hostileGlob.mjs';
 import { PlainFileSystem } from './plainFileSystem.mjs';
 
 const require = createRequire(import.meta.url);
@@ -20,6 +23,8 @@ const { DriftEngine } = require('../../out/src/core/drift/driftEngine.js');
 const { findCitations } = require('../../out/src/core/drift/citations.js');
 const { CachingSymbolParser, TsSymbolParser } = require('../../out/src/adapters/typescript/tsSymbolParser.js');
 const { WorkspaceSearch } = require('../../out/src/adapters/workspaceSearch.js');
+const { RipgrepSearch, findRipgrep } = require('../../out/src/adapters/search/ripgrep.js');
+const { grepCodeTool } = require('../../out/src/core/tools/grepCode.js');
 
 const PAGES = 2000;
 const CODE_FILES = 250;
@@ -140,6 +145,10 @@ try {
   await compare(`reads alone: ${CODE_FILES} cited files (blocking)`, readCited, driftAdapters);
   console.log(`  goal: the checks cost < 10% on index rebuild (${((ratios.rebuild - 1) * 100).toFixed(1)}%): ${verdict(ratios.rebuild < GOAL)}`);
   console.log(`  goal: the checks cost < 10% on the drift scan (${((ratios.scan - 1) * 100).toFixed(1)}%): ${verdict(ratios.scan < GOAL)}`);
+
+  const rgPath = findRipgrep();
+  if (rgPath) await compareHostileGlob(grepCodeTool({ search: new RipgrepSearch(driftRoot, { rgPath }) }), 'input', { label: ` over the ${CODE_FILES} generated files` });
+  else console.log('grep_code with the hostile glob: skipped (no rg found: install ripgrep or set REPO_WIKI_RIPGREP)');
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

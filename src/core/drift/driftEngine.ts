@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { isFileAccessError, isNotAFile, type FileAccessError } from '../errors';
+import { nextTurn, turnDue } from '../eventLoopTurns';
 import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
@@ -110,6 +111,8 @@ export class DriftEngine {
         const found: DriftIssue[] = [];
         const anchors = page.frontmatter.anchors ?? {};
         for (const citation of citations) {
+          // Synchronous when reads are (CLI, MCP, drift worker): fingerprints are hashed here, files parsed in checkCitation.
+          while (turnDue()) await nextTurn();
           if (this.unchanged(citation, anchors[citation.text])) continue;
           const issue = await this.checkCitation(citation, anchors[citation.text]);
           if (issue) found.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
@@ -374,6 +377,7 @@ export class DriftEngine {
       if (threads) return parsedState(await threads.parse(relPath, readBytes, wanted));
       const bytes = await readBytes();
       await this.parser.prepare?.(relPath);
+      while (turnDue()) await nextTurn(); // parses here follow one another synchronously: let other work in
       return parsedState(this.parser.parse(relPath, new TextDecoder().decode(bytes), wanted));
     } catch (error) {
       if (isNotAFile(error)) return { exists: false };

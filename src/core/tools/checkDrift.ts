@@ -6,7 +6,7 @@ import { defineTool, field, plural, success } from './toolKit';
 
 const input = z.strictObject({ slug: z.optional(slugInput) });
 
-export function checkDriftTool(deps: Pick<ToolDependencies, 'wiki' | 'pages' | 'drift'>): WikiTool {
+export function checkDriftTool(deps: Pick<ToolDependencies, 'wiki' | 'pages' | 'drift' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'check_drift',
     description:
@@ -14,6 +14,8 @@ export function checkDriftTool(deps: Pick<ToolDependencies, 'wiki' | 'pages' | '
       'a signature or body that changed since the page was verified. Give a slug for one page, or nothing for the whole wiki. ' +
       'Use it to judge whether a page can still be trusted, or to find pages that need updating.',
     input,
+    narrow: 'Check one page at a time: give its slug (search_wiki finds the pages).',
+    deadlineMs: deps.deadlineMs,
     label: (raw) => (field(raw, 'slug') ? `Checked the page ${field(raw, 'slug')} for drift` : 'Checked the wiki for drift'),
     async run({ slug }, signal) {
       let pages;

@@ -6,7 +6,11 @@ export interface CodeSearch {
   filesContaining(word: string, options: { extensions: readonly string[]; maxFiles: number; signal?: AbortSignal }): Promise<{ files: string[]; truncated: boolean }>;
 }
 
+/** The longest glob a search takes: a glob is matched against every path that has a match, in time that grows with its length. */
+export const MAX_GLOB_CHARS = 200;
+
 export interface GrepOptions {
+  /** At most MAX_GLOB_CHARS characters; a longer one is a `bad-input` CodeSearchError. */
   glob?: string;
   maxMatches: number;
   signal?: AbortSignal;

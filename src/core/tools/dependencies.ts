@@ -19,4 +19,6 @@ export interface ToolDependencies {
   /** Declarations of a file, as drift parses them. */
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
   search: CodeSearch;
+  /** How long one tool call may run before it answers that it timed out; TOOL_DEADLINE_MS (20 s) unless given. */
+  deadlineMs?: number;
 }

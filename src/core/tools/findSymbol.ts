@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { SourceSymbol } from '../drift/symbols';
+import { nextTurn, turnDue } from '../eventLoopTurns';
 import { withSearch } from './grepCode';
 import type { ToolDependencies } from './dependencies';
 import type { WikiTool } from './tool';
@@ -21,7 +22,7 @@ const input = z.strictObject({
   ),
 });
 
-export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'search'>): WikiTool {
+export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'search' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'find_symbol',
     description:
@@ -30,6 +31,8 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
       'as citations "path:Qualified.name" with kind and line. Use it when you know a name but not its file, ' +
       'then read the declaration with read_code.',
     input,
+    narrow: 'Give a more specific name, such as "Class.member" rather than "member", or search with grep_code and a glob.',
+    deadlineMs: deps.deadlineMs,
     label: (raw) => `Looked for the declaration of ${field(raw, 'name')}`,
     async run({ name }, signal) {
       const word = name.split('.').pop()!;
@@ -37,7 +40,8 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
         const { files, truncated } = await deps.search.filesContaining(word, { extensions: SOURCE_EXTENSIONS, maxFiles: MAX_CANDIDATE_FILES, signal });
         const found: { path: string; symbol: SourceSymbol }[] = [];
         for (const file of files.sort()) {
-          signal?.throwIfAborted();
+          while (turnDue()) await nextTurn(); // reads and parses here may all be synchronous (CLI, MCP)
+          signal.throwIfAborted();
           const text = await readWorkspaceText(deps, file);
           // A file Repo Wiki does not read (a link out, a secret) or cannot parse whole declares nothing here.
           if (isResult(text) || text.cut) continue;

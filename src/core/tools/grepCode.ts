@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { sensitivePathReason } from '../files/sensitivePaths';
-import { CodeSearchError, type CodeMatch } from './codeSearch';
+import { CodeSearchError, MAX_GLOB_CHARS, type CodeMatch } from './codeSearch';
 import type { ToolDependencies } from './dependencies';
 import type { ToolName, ToolResult, WikiTool } from './tool';
 import { defineTool, failure, field, plural, success } from './toolKit';
@@ -13,14 +13,14 @@ const input = z.strictObject({
   glob: z.optional(
     z.string().check(
       z.minLength(1),
-      z.maxLength(200),
+      z.maxLength(MAX_GLOB_CHARS, { error: `expected a glob of at most ${MAX_GLOB_CHARS} characters, such as "src/**/*.ts"` }),
       z.regex(/^(?![!/\\])(?!.*(^|\/)\.\.(\/|$))[^\0\n]+$/, { error: 'expected a glob relative to the workspace folder, such as "src/**/*.ts" (no leading "!" or "/", no "..")' }),
       z.describe('Only files whose workspace-relative path matches this glob, e.g. "src/**/*.ts" or "*.md".'),
     ),
   ),
 });
 
-export function grepCodeTool(deps: Pick<ToolDependencies, 'search'>): WikiTool {
+export function grepCodeTool(deps: Pick<ToolDependencies, 'search' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'grep_code',
     description:
@@ -28,6 +28,8 @@ export function grepCodeTool(deps: Pick<ToolDependencies, 'search'>): WikiTool {
       'Use it to find where something is used, configured or mentioned, e.g. a string, an option name, an error message; ' +
       `for where a name is declared, find_symbol is more precise. Lists at most ${MAX_MATCHES} lines.`,
     input,
+    narrow: 'Search again with a more specific pattern, or a glob naming fewer files (e.g. "src/**/*.ts").',
+    deadlineMs: deps.deadlineMs,
     label: (raw) => `Searched the code for /${field(raw, 'pattern')}/${field(raw, 'glob') ? ` in ${field(raw, 'glob')}` : ''}`,
     run: ({ pattern, glob }, signal) =>
       withSearch('grep_code', async () => {

@@ -9,7 +9,7 @@ import type { WikiTool } from './tool';
 
 export type { ToolDependencies } from './dependencies';
 export { proposePageChangeTool } from './proposePageChange';
-export { CodeSearchError, type CodeMatch, type CodeSearch, type GrepOptions, type GrepResult } from './codeSearch';
+export { CodeSearchError, MAX_GLOB_CHARS, type CodeMatch, type CodeSearch, type GrepOptions, type GrepResult } from './codeSearch';
 export type { ToolInputSchema, ToolName, ToolResult, WikiTool } from './tool';
 
 /** The read-only tools of one workspace folder, in the order a model is offered them. */

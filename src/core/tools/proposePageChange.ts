@@ -32,6 +32,7 @@ export function proposePageChangeTool(context: ProposalContext, agent: string | 
       'read_page it and propose its whole new body under its slug. Nothing is written to the wiki until a person accepts the proposal. ' +
       'It is checked like any wiki edit: every code citation must exist now, links must name existing pages; a refusal lists the problems to fix before proposing again.',
     input,
+    narrow: 'The proposal may or may not have been stored; a person reviewing proposals will see it if it was.',
     label: (raw) => `Proposed a change to the page ${field(raw, 'slug')}`,
     async run(proposed) {
       const result = await proposePageChange(context, proposed, typeof agent === 'string' ? agent : agent());

@@ -23,7 +23,7 @@ const input = z.strictObject({
 /** What a citation asks for: a whole file, a TS/JS symbol, or 1-based lines. */
 type CodeRequest = { path: string; symbol?: string; lines?: { start: number; end: number } };
 
-export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf'>): WikiTool {
+export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'read_code',
     description:
@@ -31,6 +31,8 @@ export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'sy
       '("src/a.ts:Foo", "src/a.ts:Foo.bar"), or a line range ("src/a.ts#L10-L40"). Use it to check what a wiki page says against the code, ' +
       `and before citing code in an answer. Shows at most ${MAX_CODE_LINES} lines; ask for a line range to read further.`,
     input,
+    narrow: 'Read a declaration ("path:Symbol") or a line range ("path#L1-L200") rather than a whole file.',
+    deadlineMs: deps.deadlineMs,
     label: (raw) => `Read ${field(raw, 'citation')}`,
     async run({ citation }) {
       const request = parseRequest(citation.trim());

@@ -7,7 +7,7 @@ import { defineTool, field, plural, success } from './toolKit';
 
 const input = z.strictObject({ slug: slugInput });
 
-export function readPageTool(deps: Pick<ToolDependencies, 'wiki' | 'drift' | 'ages'>): WikiTool {
+export function readPageTool(deps: Pick<ToolDependencies, 'wiki' | 'drift' | 'ages' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'read_page',
     description:
@@ -15,6 +15,8 @@ export function readPageTool(deps: Pick<ToolDependencies, 'wiki' | 'drift' | 'ag
       'with its drift status: which of its code citations no longer match the code. Use it after search_wiki, before answering from a page; ' +
       'a page with drift may describe code that has since changed, so check those citations with read_code.',
     input,
+    narrow: 'Try again; if it keeps timing out, read the code it cites with read_code instead.',
+    deadlineMs: deps.deadlineMs,
     label: (raw) => `Read the page ${field(raw, 'slug')}`,
     async run({ slug }) {
       const page = await loadPage(deps, slug);

@@ -12,7 +12,7 @@ const input = z.strictObject({
   limit: z.optional(z.int().check(z.minimum(1), z.maximum(50), z.describe(`How many pages at most (default ${DEFAULT_LIMIT}).`))),
 });
 
-export function searchWikiTool(deps: Pick<ToolDependencies, 'pages' | 'ages'>): WikiTool {
+export function searchWikiTool(deps: Pick<ToolDependencies, 'pages' | 'ages' | 'deadlineMs'>): WikiTool {
   // One index per list of pages: a front end hands out the same array until a page changes.
   let indexed: { pages: readonly WikiPage[]; retriever: WikiRetriever } | undefined;
   const retrieverOf = (pages: readonly WikiPage[]) => {
@@ -26,6 +26,8 @@ export function searchWikiTool(deps: Pick<ToolDependencies, 'pages' | 'ages'>): 
       'Start here for any question about how the code works or why; it returns the best pages with their summary, status, age and best-matching passage. ' +
       'Then read a page in full with read_page, and check the code it cites with read_code.',
     input,
+    narrow: 'Search with fewer, more specific words.',
+    deadlineMs: deps.deadlineMs,
     label: (raw) => `Searched the wiki for "${field(raw, 'query')}"`,
     async run({ query, limit = DEFAULT_LIMIT }) {
       const pages = await deps.pages();

@@ -33,6 +33,9 @@ export interface WikiTool {
   /** For the model: what the tool is for and when to reach for it. */
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
-  /** Validates `input`, then runs. Resolves with an error result for bad input or a refused read; rejects only when `signal` aborts. */
+  /**
+   * Validates `input`, then runs. Resolves with an error result for bad input, a refused read or a
+   * call past its deadline (summary `timed out`); rejects only when `signal` aborts.
+   */
   run(input: unknown, signal?: AbortSignal): Promise<ToolResult>;
 }

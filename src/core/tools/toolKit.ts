@@ -5,6 +5,13 @@ import type { ToolInputSchema, ToolName, ToolResult, WikiTool } from './tool';
 /** Every result's text is cut here: a model's context is not the place for a whole file or repository. */
 export const MAX_RESULT_CHARS = 32 * 1024;
 
+/**
+ * How long one tool call may run before it answers that it timed out. Longer than ripgrep's own
+ * limit (10 s, after which grep_code returns the lines found so far), short of an MCP client's
+ * usual request timeout (60 s).
+ */
+export const TOOL_DEADLINE_MS = 20_000;
+
 /** A tool as each module declares it: its input as a strict zod/mini object, its handler over valid input. */
 export interface ToolSpec<Shape extends z.core.$ZodLooseShape> {
   name: ToolName;
@@ -12,12 +19,32 @@ export interface ToolSpec<Shape extends z.core.$ZodLooseShape> {
   input: z.ZodMiniObject<Shape, z.core.$strict>;
   /** From the raw input (which may be invalid): what the step is called in the chat. */
   label(input: Readonly<Record<string, unknown>>): string;
-  run(input: z.output<z.ZodMiniObject<Shape, z.core.$strict>>, signal?: AbortSignal): Promise<ToolResult>;
+  /** Gets a signal that aborts when the caller cancels or the deadline passes; work should stop then. */
+  run(input: z.output<z.ZodMiniObject<Shape, z.core.$strict>>, signal: AbortSignal): Promise<ToolResult>;
+  /** What to narrow when a call runs out of time, e.g. `Search for a more specific pattern.` */
+  narrow: string;
+  /** The call's time limit; TOOL_DEADLINE_MS unless given. */
+  deadlineMs?: number;
 }
 
-/** The WikiTool of a spec: JSON schema from zod, validation with readable messages, and every failure as a result. */
+/** Why a tool's work was aborted at its deadline (the abort reason its signal carries). */
+export class ToolTimeoutError extends Error {
+  constructor(tool: ToolName, ms: number) {
+    super(`${tool} ran out of time after ${formatSeconds(ms)}`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * The WikiTool of a spec: JSON schema from zod, validation with readable messages, every failure
+ * as a result, and every call bounded in time: at the deadline the call answers with a timed-out
+ * failure saying what to narrow, and the handler's signal aborts, which stops its work (ripgrep
+ * is killed, a drift check stops before its next page). Cancelling the caller's signal rejects at once.
+ */
 export function defineTool<Shape extends z.core.$ZodLooseShape>(spec: ToolSpec<Shape>): WikiTool {
   const inputSchema = toInputSchema(spec.input);
+  const deadlineMs = spec.deadlineMs ?? TOOL_DEADLINE_MS;
+  const timedOut = () => failure(`${spec.name} timed out after ${formatSeconds(deadlineMs)} and was stopped. ${spec.narrow}`, 'timed out');
   return {
     name: spec.name,
     description: spec.description,
@@ -27,16 +54,60 @@ export function defineTool<Shape extends z.core.$ZodLooseShape>(spec: ToolSpec<S
       signal?.throwIfAborted();
       const parsed = spec.input.safeParse(input);
       if (!parsed.success) return invalidInput(spec.name, parsed.error.issues, inputSchema, input);
+      const work = new AbortController();
+      const bounded = deadline(work, deadlineMs, signal, () => new ToolTimeoutError(spec.name, deadlineMs));
       try {
-        return await spec.run(parsed.data, signal);
+        const running = spec.run(parsed.data, work.signal);
+        const outcome = await Promise.race([running, bounded.reached]);
+        if (outcome !== TIMED_OUT) return outcome;
+        running.catch(() => undefined); // its work was aborted; its rejection now is expected
+        return timedOut();
       } catch (error) {
         // Only cancellation rejects; anything else is reported to the model, and its loop goes on.
         if (signal?.aborted) throw error;
+        // Work that stopped at the deadline's abort before the deadline's own answer.
+        if (work.signal.reason instanceof ToolTimeoutError) return timedOut();
         if (isFileAccessError(error)) return refused(error);
         return failure(`${spec.name} failed: ${error instanceof Error ? error.message : String(error)}`, 'failed');
+      } finally {
+        bounded.dispose();
       }
     },
   };
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * `reached` resolves with TIMED_OUT after `ms`, aborting `work` with `reason()`; it rejects with
+ * the caller's reason as soon as `caller` aborts, aborting `work` too. It never settles after `dispose`.
+ */
+function deadline(work: AbortController, ms: number, caller: AbortSignal | undefined, reason: () => Error): { reached: Promise<typeof TIMED_OUT>; dispose(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const reached = new Promise<typeof TIMED_OUT>((resolve, reject) => {
+    timer = setTimeout(() => {
+      work.abort(reason());
+      resolve(TIMED_OUT);
+    }, ms);
+    onAbort = () => {
+      work.abort(caller!.reason);
+      reject(caller!.reason);
+    };
+    caller?.addEventListener('abort', onAbort, { once: true });
+  });
+  reached.catch(() => undefined); // a cancellation after the work settled is nobody's error
+  return {
+    reached,
+    dispose() {
+      clearTimeout(timer);
+      if (onAbort) caller?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 function toInputSchema(input: z.ZodMiniObject): ToolInputSchema {
