@@ -66,7 +66,14 @@ export type FileRefusal =
   /** `.git/` internals or a name that usually holds secrets. */
   | 'secret'
   /** A write target that is a symbolic link: writes never go through a link. */
-  | 'symlink';
+  | 'symlink'
+  /** Read, but nested too deeply for the parser's stack (1,000 nested parentheses, 5,000 nested `#if`). */
+  | 'too-deep';
+
+/** Whether a parse failed for want of stack: a file nested too deeply, not a bug in the parser. */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof Error && /Maximum call stack size exceeded/.test(error.message);
+}
 
 /** A read or write the file-access module refused; the message names the file and the reason. */
 export class FileAccessError extends WikiError {

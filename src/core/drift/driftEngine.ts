@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isFileAccessError, isNotAFile, type FileAccessError } from '../errors';
+import { FileAccessError, isFileAccessError, isNotAFile, isStackOverflow } from '../errors';
 import { nextTurn, turnDue } from '../eventLoopTurns';
 import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
@@ -113,8 +113,16 @@ export class DriftEngine {
         for (const citation of citations) {
           // Synchronous when reads are (CLI, MCP, drift worker): fingerprints are hashed here, files parsed in checkCitation.
           while (turnDue()) await nextTurn();
-          if (this.unchanged(citation, anchors[citation.text])) continue;
-          const issue = await this.checkCitation(citation, anchors[citation.text]);
+          let issue;
+          try {
+            if (this.unchanged(citation, anchors[citation.text])) continue;
+            issue = await this.checkCitation(citation, anchors[citation.text]);
+          } catch (error) {
+            // Symbols are parsed when first read: a file nested too deeply overflows here, and only its citations say so.
+            if (!isStackOverflow(error)) throw error;
+            const refusal = tooDeep(citation.path);
+            issue = { code: DriftCode.UnreadableFile, message: refusal.message, data: { citation: citation.text, path: citation.path, ...(citation.symbol ? { symbol: citation.symbol } : {}) } };
+          }
           if (issue) found.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
         }
         return { citations: citations.length, found };
@@ -382,9 +390,15 @@ export class DriftEngine {
     } catch (error) {
       if (isNotAFile(error)) return { exists: false };
       if (isFileAccessError(error)) return { exists: false, refused: error };
+      // One file's overflow is that file's issue: every other citation is still checked.
+      if (isStackOverflow(error)) return { exists: false, refused: tooDeep(relPath) };
       throw error;
     }
   }
+}
+
+function tooDeep(relPath: string): FileAccessError {
+  return new FileAccessError('too-deep', relPath, `${relPath} is nested too deeply to parse, so its citations cannot be checked.`, 'Every other citation was checked. Cite code from a hand-written file instead of this one.');
 }
 
 /** The state of a file that parsed: the whole-file hash costs a pass over every token, so it is taken only for whole-file citations. */

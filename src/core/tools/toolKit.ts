@@ -134,6 +134,7 @@ const REFUSAL_SUMMARY: Record<FileAccessError['reason'], string> = {
   'too-large': 'too large',
   secret: 'a secret or git file',
   symlink: 'a symbolic link',
+  'too-deep': 'nested too deeply to parse',
 };
 
 /** A read the file-access module refused: its message names the file and why, never the content. */
