@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { SourceSymbol } from '../drift/symbols';
+import { isStackOverflow } from '../errors';
 import { nextTurn, turnDue } from '../eventLoopTurns';
 import { withSearch } from './grepCode';
 import type { ToolDependencies } from './dependencies';
@@ -39,15 +40,26 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
       return withSearch('find_symbol', async () => {
         const { files, truncated } = await deps.search.filesContaining(word, { extensions: SOURCE_EXTENSIONS, maxFiles: MAX_CANDIDATE_FILES, signal });
         const found: { path: string; symbol: SourceSymbol }[] = [];
+        const tooDeep: string[] = [];
         for (const file of files.sort()) {
           while (turnDue()) await nextTurn(); // reads and parses here may all be synchronous (CLI, MCP)
           signal.throwIfAborted();
           const text = await readWorkspaceText(deps, file);
           // A file Repo Wiki does not read (a link out, a secret) or cannot parse whole declares nothing here.
           if (isResult(text) || text.cut) continue;
-          for (const symbol of await deps.symbolsOf(file, text.text)) if (matches(symbol.name, name)) found.push({ path: file, symbol });
+          let symbols: readonly SourceSymbol[];
+          try {
+            symbols = await deps.symbolsOf(file, text.text);
+          } catch (error) {
+            // One file nested deeper than the parser's stack costs that file, not the search.
+            if (!isStackOverflow(error)) throw error;
+            tooDeep.push(file);
+            continue;
+          }
+          for (const symbol of symbols) if (matches(symbol.name, name)) found.push({ path: file, symbol });
         }
         const notes = truncated ? [`[cut: "${word}" is in more than ${MAX_CANDIDATE_FILES} files; only those were parsed. Use a qualified name such as Class.${word}.]`] : [];
+        if (tooDeep.length) notes.push(`[skipped, nested too deeply to parse: ${tooDeep.join(', ')}]`);
         if (!found.length) return success([`No declaration of ${name} in the workspace's source files.`, ...notes].join('\n'), '0 declarations');
         const rows = found.slice(0, MAX_DECLARATIONS).map(({ path, symbol }) => `${path}:${symbol.name}  ${symbol.kind}  line ${symbol.startLine + 1}`);
         if (found.length > MAX_DECLARATIONS) notes.push(`[cut: ${found.length} declarations; the first ${MAX_DECLARATIONS} are shown]`);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { openLocalCore } from '../../../src/adapters/localCore';
 import { CLI, runCliProcess } from '../../support/cliProcess';
 import { tempDir } from '../../support/tempDirs';
 
@@ -10,7 +11,8 @@ import { tempDir } from '../../support/tempDirs';
 describe('drift over a file nested too deeply to parse', function () {
   this.timeout(60000);
 
-  it('reports unreadable-file on the deep files (TypeScript, C), checks every other citation, and exits 1, not 2', async () => {
+  /** A workspace whose page cites a TS file of 1,000 nested parentheses, a C file of 5,000 nested #if, and an ordinary file. */
+  function deepWorkspace(): string {
     const ws = tempDir('repo-wiki-deep-');
     fs.mkdirSync(path.join(ws, 'src'));
     execFileSync('git', ['init', '-q'], { cwd: ws });
@@ -19,6 +21,11 @@ describe('drift over a file nested too deeply to parse', function () {
     fs.writeFileSync(path.join(ws, 'src/deep.c'), `${'#if A\n'.repeat(5000)}int g(void) { return 1; }\n${'#endif\n'.repeat(5000)}`);
     fs.writeFileSync(path.join(ws, 'src/ok.ts'), 'export function h() { return 2; }\n');
     fs.writeFileSync(path.join(ws, '.wiki/pages/deep.md'), '---\ntitle: Deep\ntopic: other\nsummary: Deep files.\n---\n# Deep\n\n`src/deep.ts:f`, `src/deep.c:g`, `src/ok.ts:h` and `src/ok.ts:gone`.\n');
+    return ws;
+  }
+
+  it('reports unreadable-file on the deep files (TypeScript, C), checks every other citation, and exits 1, not 2', async () => {
+    const ws = deepWorkspace();
     const started = Date.now();
     const run = await runCliProcess(['drift', '--workspace', ws, '--format', 'json'], {});
     assert.ok(Date.now() - started < 30000, 'answered within the ceiling');
@@ -31,5 +38,18 @@ describe('drift over a file nested too deeply to parse', function () {
       'unverified src/ok.ts:h',
     ]);
     assert.match(issues.find((issue) => issue.citation === 'src/deep.ts:f')!.message, /src\/deep\.ts is nested too deeply to parse/);
+  });
+
+  it('the tools go on too: find_symbol names the file it skipped, check_drift reports the rest', async () => {
+    const tools = Object.fromEntries(openLocalCore(deepWorkspace()).tools().map((tool) => [tool.name, tool]));
+    const found = await tools.find_symbol.run({ name: 'h' });
+    assert.equal(found.ok, true, found.text);
+    const deep = await tools.find_symbol.run({ name: 'f' });
+    assert.equal(deep.ok, true, deep.text);
+    assert.match(deep.text, /skipped, nested too deeply to parse: src\/deep\.ts/);
+    const drift = await tools.check_drift.run({});
+    assert.equal(drift.ok, true, drift.text);
+    assert.match(drift.text, /src\/deep\.ts is nested too deeply to parse/);
+    assert.match(drift.text, /src\/ok\.ts:gone/);
   });
 });
