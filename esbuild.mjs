@@ -20,7 +20,7 @@ function besideBundles(map) {
   return {
     name: 'beside-bundles',
     setup(build) {
-      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/git\/gitWiki|mcp)$/ }, (args) => {
+      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/git\/gitWiki|serveMcp)$/ }, (args) => {
         const key = Object.keys(map).find((module) => args.path === module || args.path.endsWith(`/${module}`));
         return key ? { path: map[key], external: true } : undefined;
       });
@@ -67,13 +67,13 @@ const builds = [
     target: 'node20',
     outdir: 'dist',
     // The Anthropic SDK, simple-git's wiki adapter and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
-    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/git/gitWiki': './git.js', './mcp': './mcp.js' })],
+    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/git/gitWiki': './git.js', serveMcp: './mcp.js' })],
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    // `repo-wiki mcp`, required by cli.js for that command only.
+    // `repo-wiki mcp`'s server, required by cli.js (src/cli/commands/mcp.ts) for that command only.
     ...common,
-    entryPoints: { mcp: 'src/cli/mcp.ts' },
+    entryPoints: { mcp: 'src/cli/serveMcp.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -58,7 +58,7 @@ try {
     if (i < RUNS.full) ({ ms: full[i], report: whole } = drift());
   }
   // The same work in this process, modules loaded and warm: git diff, pages mentioning a changed path, their check.
-  const { checkDrift } = out('cli/drift');
+  const { checkDrift } = out('cli/driftCheck');
   const { filesChangedSince } = out('adapters/git/gitChanges');
   const { openLocalCore } = out('adapters/localCore');
   const inProcess = [];

@@ -204,7 +204,7 @@ async function parallelFloorMs(root, files, threads, loadOnClock = false) {
 // `--changed-since` in a warm process of its own: one untimed run, then five timed ones.
 if (isMainThread && process.argv[2] === '--changed-since') {
   const all = process.argv[3];
-  const { changedSince, checkDrift } = out('cli/drift');
+  const { changedSince, checkDrift } = out('cli/driftCheck');
   const { openLocalCore } = out('adapters/localCore');
   const runs = [];
   let checked;

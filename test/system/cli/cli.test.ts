@@ -490,6 +490,16 @@ describe('repo-wiki CLI', function () {
       assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
     });
 
+    it('without a key, answers offline and names the environment variable to set, not a VS Code command', async () => {
+      const result = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO], {});
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^\*\*Offline answer\*\*/);
+      assert.match(result.stdout, /set the environment variable ANTHROPIC_API_KEY/);
+      assert.doesNotMatch(result.stdout + result.stderr, /Repo Wiki:|Set API key/);
+      const json = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--format', 'json'], {});
+      assert.match(JSON.parse(json.stdout).answer, /set the environment variable ANTHROPIC_API_KEY/);
+    });
+
     it('asks the model through the real SDK when a key is set, with the chat prompt', async () => {
       const mock = await startMockAnthropic({ validKey: 'sk-ant-cli-key-1' });
       try {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCliProcess } from '../../support/cliProcess';
+import { CLI, runCliProcess } from '../../support/cliProcess';
 import { tempDir } from '../../support/tempDirs';
 
 const DEMO = path.resolve(__dirname, '../../../../demo');
@@ -113,6 +113,27 @@ describe('repo-wiki ingest', function () {
     const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws], {});
     assert.equal(result.code, 2);
     assert.match(result.stderr, /Set ANTHROPIC_API_KEY/);
+  });
+
+  it('says "not found" only of a path that does not exist; a path it cannot read is reported as what it is', () => {
+    fs.symlinkSync('loop.md', path.join(ws, 'docs', 'loop.md'));
+    fs.mkdirSync(path.join(ws, 'locked'));
+    fs.writeFileSync(path.join(ws, 'locked', 'notes.md'), '# Notes\n');
+    fs.chmodSync(path.join(ws, 'locked'), 0o000);
+    fs.chmodSync(ws, 0o755);
+    // root ignores permission bits, so run as an unprivileged user then. Nothing is left to send: no request is made.
+    const asNobody = process.getuid?.() === 0;
+    const args = [CLI, 'ingest', 'docs/missing.md', 'docs/loop.md', 'locked/notes.md', '--workspace', ws];
+    const result = spawnSync(asNobody ? 'setpriv' : process.execPath, asNobody ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args] : args, {
+      encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url },
+    });
+    fs.chmodSync(path.join(ws, 'locked'), 0o755);
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, /^skipped docs\/missing\.md \(not found\)$/m);
+    assert.match(result.stderr, /^skipped docs\/loop\.md \(cannot read: ELOOP\b/m);
+    assert.match(result.stderr, /^skipped locked\/notes\.md \(cannot read: permission denied\)$/m);
+    assert.match(result.stderr, /nothing to ingest/);
+    assert.equal(mock.requests.length, 0);
   });
 
   it('never sends a secret-looking file or a link out of the workspace, and says why', async () => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openLocalCore, type LocalCore } from '../../../../src/adapters/localCore';
-import { proposalsCommand } from '../../../../src/cli/proposals';
+import { proposalsCommand } from '../../../../src/cli/commands/proposals';
 import { PLAN_LIMITS } from '../../../../src/core/ingest/plan';
 import { parseLog } from '../../../../src/core/wiki/log';
 import { acceptProposal, PROPOSAL_LIMITS, proposalChanges, proposePageChange, rejectProposal, type Proposal, type ProposalInput } from '../../../../src/core/proposals';

@@ -1,12 +1,20 @@
-import type { LocalCore } from '../adapters/localCore';
-import { acceptProposal, proposalChanges, rejectProposal, type Proposal } from '../core/proposals';
+import type { LocalCore } from '../../adapters/localCore';
+import type { Proposal } from '../../core/proposals';
+import type { CliCommand } from '../command';
+import { usageLine } from '../help';
+import type { Io } from '../io';
 
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export const PROPOSALS_USAGE = 'Usage: repo-wiki proposals list | show ID | accept ID | reject ID';
+/** `repo-wiki proposals`: see `proposalsCommand`. */
+export const proposals: CliCommand = {
+  name: 'proposals',
+  summary: 'the page changes agents proposed, waiting for review',
+  description: 'list (the default) lists them, show prints one as accepting would write it, accept writes it as an ingest does, reject deletes it.',
+  usage: 'list | show ID | accept ID | reject ID',
+  workspace: 'wiki',
+  formats: ['text', 'json'],
+  options: [],
+  run: async ({ positionals, format, core }, io) => proposalsCommand(await core(), positionals, format as 'text' | 'json', io),
+};
 
 /**
  * `repo-wiki proposals …`: the pages agents proposed, waiting in .wiki/.cache/proposals/. `show`
@@ -17,9 +25,10 @@ export async function proposalsCommand(core: LocalCore, args: readonly string[],
   const [action = 'list', id, ...rest] = args;
   if (action === 'list' && id === undefined) return list(core, format, io);
   if (!['show', 'accept', 'reject'].includes(action) || id === undefined || rest.length) {
-    io.err(PROPOSALS_USAGE);
+    io.err(usageLine(proposals));
     return 2;
   }
+  const { acceptProposal, rejectProposal } = await import('../../core/proposals');
   const context = core.proposals;
   if (action === 'reject') {
     await rejectProposal(context, id);
@@ -55,6 +64,7 @@ async function show(core: LocalCore, id: string, format: 'text' | 'json', io: Io
     io.err(`There is no pending proposal "${id}".`);
     return 2;
   }
+  const { proposalChanges } = await import('../../core/proposals');
   const review = await proposalChanges(core.proposals, proposal);
   if (format === 'json') {
     const changes = review.changes.map(({ slug, kind: change, title, detail, before, after }) => ({ slug, kind: change, title, detail, before, after }));

@@ -1,10 +1,10 @@
+// The drift pass `repo-wiki drift` runs, and `lint --fix` before its fixes.
 import * as path from 'node:path';
-import { fileAtCommit, filesChangedSince, headCommit, pagesMentioning } from '../adapters/git/gitChanges';
+import { filesChangedSince, headCommit, pagesMentioning } from '../adapters/git/gitChanges';
 import type { LocalCore } from '../adapters/localCore';
 import { DriftCode } from '../core/drift/driftCodes';
 import { pagesCiting, type Citation } from '../core/drift/citations';
 import type { DriftIssue, DriftReport } from '../core/drift/driftEngine';
-import { whatChanged } from '../core/drift/whatChanged';
 import { relocateCitation } from '../core/pages/pageEdits';
 import type { Wiki } from '../core/wiki/wiki';
 import { stampPage } from '../core/drift/stamp';
@@ -104,18 +104,4 @@ function onlyTouched(pages: WikiPage[], changed: readonly string[]): WikiPage[] 
   const paths = new Set(changed);
   const citing = new Set(pagesCiting(pages, paths));
   return pages.filter((page) => paths.has(page.relPath) || citing.has(page));
-}
-
-/** `--diff`: per changed citation (signature or body), a unified diff of its code since the commit it was verified at, or why there is none. */
-export async function citationDiffs({ wiki, engine, root }: LocalCore, issues: readonly DriftIssue[]): Promise<Map<DriftIssue, string>> {
-  const { createTwoFilesPatch } = await import('diff');
-  const diffs = new Map<DriftIssue, string>();
-  const pages = new Map((await wiki.loadPages()).map((page) => [page.relPath, page]));
-  for (const issue of issues) {
-    if (issue.code !== DriftCode.SignatureChanged && issue.code !== DriftCode.BodyChanged) continue;
-    const anchor = pages.get(issue.page)?.frontmatter.anchors?.[issue.data.citation];
-    const change = await whatChanged(engine, (commit, relPath) => fileAtCommit(root, commit, relPath), { text: issue.data.citation, path: issue.data.path, symbol: issue.data.symbol }, anchor);
-    diffs.set(issue, 'unavailable' in change ? change.unavailable : createTwoFilesPatch(`a/${change.path}`, `b/${change.path}`, `${change.before}\n`, `${change.after}\n`, `at ${change.commit}`, 'now'));
-  }
-  return diffs;
 }

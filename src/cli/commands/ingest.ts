@@ -1,13 +1,37 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import { isFileAccessError, isNotAFile, WikiError } from '../core/errors';
-import { applyChanges } from '../core/ingest/apply';
-import { planIngest, PlanRejectedError, type IngestPlanResult, type IngestSource } from '../core/ingest/ingest';
-import { INGEST_DEFAULTS, toSource } from '../core/ingest/sources';
-import { isLlmError } from '../core/llm/languageModel';
-import type { LocalCore } from '../adapters/localCore';
-import { pageAges } from './pageAges';
+import { isFileAccessError, isNotAFile, WikiError } from '../../core/errors';
+import { applyChanges } from '../../core/ingest/apply';
+import type { IngestPlanResult, IngestSource } from '../../core/ingest/ingest';
+import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
+import { isLlmError } from '../../core/llm/languageModel';
+import type { LocalCore } from '../../adapters/localCore';
+import type { CliCommand } from '../command';
+import { describeFileError } from '../fileErrors';
+import type { Io } from '../io';
+import { anthropicModelFromEnv, MODEL_ENVIRONMENT } from '../model';
+import { MODEL_OPTION } from '../options';
+import { pageAges } from '../pageAges';
+
+/** `repo-wiki ingest PATH...`: the librarian folds files into pages; see `ingestCommand`. */
+export const ingest: CliCommand = {
+  name: 'ingest',
+  summary: 'the librarian folds files (or whole folders) into pages',
+  description: `It prints the plan, then writes it after a yes on a terminal, or with --yes. It needs ${MODEL_ENVIRONMENT}.`,
+  usage: 'PATH...',
+  workspace: 'wiki',
+  formats: ['text', 'json'],
+  options: [
+    { name: 'yes', description: 'apply the plan without asking' },
+    { name: 'dry-run', description: 'print the plan and write nothing' },
+    { name: 'force', description: 'ingest sources again even when unchanged since their last successful ingest (which are otherwise skipped before any model call)' },
+    MODEL_OPTION,
+  ],
+  async run({ positionals, format, flag, value, core, cwd }, io) {
+    const options = { model: value('model')!, yes: flag('yes'), dryRun: flag('dry-run'), json: format === 'json', force: flag('force') };
+    return ingestCommand(await core(), positionals, options, io, cwd);
+  },
+};
 
 export interface IngestCliOptions {
   model: string;
@@ -16,11 +40,6 @@ export interface IngestCliOptions {
   json: boolean;
   /** Ingest sources again even when unchanged since their last ingest. */
   force: boolean;
-}
-
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
 }
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage']);
@@ -36,9 +55,9 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
     io.err('repo-wiki ingest: name at least one file or folder to ingest.');
     return 2;
   }
-  const apiKey = process.env.ANTHROPIC_API_KEY?.trim();
-  if (!apiKey) {
-    io.err('repo-wiki ingest: the librarian needs a model. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway), then run it again.');
+  const model = await anthropicModelFromEnv();
+  if (!model) {
+    io.err(`repo-wiki ingest: the librarian needs a model. Set ${MODEL_ENVIRONMENT}, then run it again.`);
     return 2;
   }
   const { sources, skipped } = await collectSources(core, paths, cwd);
@@ -47,8 +66,8 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
     io.err('repo-wiki ingest: nothing to ingest.');
     return 2;
   }
-  const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
-  const model = new AnthropicModel({ apiKey, baseURL: process.env.ANTHROPIC_BASE_URL?.trim() || undefined });
+  // The planner (retrieval, the prompts) loads once there is something to plan.
+  const { planIngest, PlanRejectedError } = await import('../../core/ingest/ingest');
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
@@ -63,7 +82,7 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
         today: new Date().toISOString().slice(0, 10),
         ages: await pageAges(wiki, await wiki.loadPages()),
         force: options.force,
-        previousText: async (hash) => new (await import('../adapters/git/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
+        previousText: async (hash) => new (await import('../../adapters/git/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
       },
       sources,
       controller.signal,
@@ -118,6 +137,7 @@ function printPlan(result: IngestPlanResult, json: boolean, io: Io): void {
 
 async function confirm(question: string): Promise<boolean> {
   if (!process.stdin.isTTY) return false;
+  const { createInterface } = await import('node:readline/promises');
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await prompt.question(question)).trim());
@@ -142,13 +162,14 @@ async function collectSources({ wiki, files: reader }: LocalCore, paths: readonl
   for (const given of paths) {
     // Relative to the workspace folder (sources must be inside it), else to the current directory.
     let absolute = path.resolve(wiki.root, given);
-    let stat = await fsp.stat(absolute).catch(() => undefined);
-    if (!stat && !path.isAbsolute(given)) {
+    let found = await probe(absolute);
+    if (found === 'missing' && !path.isAbsolute(given)) {
       absolute = path.resolve(cwd, given);
-      stat = await fsp.stat(absolute).catch(() => undefined);
+      found = await probe(absolute);
     }
-    if (!stat) skipped.push(`${given} (not found)`);
-    else if (stat.isDirectory()) await walk(absolute);
+    if (found === 'missing') skipped.push(`${given} (not found)`);
+    else if ('error' in found) skipped.push(`${given} (cannot read: ${describeFileError(found.error)})`);
+    else if (found.stat.isDirectory()) await walk(absolute);
     else files.push(absolute); // a FIFO or a device too: the guarded read below refuses it without blocking
   }
   const sources: IngestSource[] = [];
@@ -172,4 +193,13 @@ async function collectSources({ wiki, files: reader }: LocalCore, paths: readonl
     else sources.push(source);
   }
   return { sources, skipped };
+}
+
+/** What is at a path named to ingest: only a path that does not exist is missing; any other failure (permission denied, a loop of links) is kept to be reported as it is. */
+async function probe(file: string): Promise<{ stat: Stats } | { error: unknown } | 'missing'> {
+  try {
+    return { stat: await fsp.stat(file) };
+  } catch (error) {
+    return isNotAFile(error) ? 'missing' : { error };
+  }
 }

@@ -1,19 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeIndexFile } from '../core/index/indexMerge';
+import { mergeIndexFile } from '../../core/index/indexMerge';
+import type { CliCommand } from '../command';
+import { describeFileError } from '../fileErrors';
+import { usageLine } from '../help';
 
 /** A catalog of thousands of pages is a few MB; past this an input is not read at all. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** `repo-wiki index merge`: the merge driver `merge-driver install` configures; see `mergeIndexCommand`. */
+export const indexMerge: CliCommand = {
+  name: 'index merge',
+  summary: 'the index merge driver itself (git runs it)',
+  description: 'Exits 1 on a conflict. It merges BASE, OURS and THEIRS (git passes them as %O %A %B %P) page by page and writes the result to OURS. PATH, the file\'s path in the repository (OURS when not given), tells index.md from index.json.',
+  usage: 'BASE OURS THEIRS [PATH]',
+  workspace: 'none',
+  options: [],
+  run: ({ positionals }, io) => mergeIndexCommand([...positionals], io),
+};
 
 /**
  * `index merge BASE OURS THEIRS [PATH]`: git's merge driver contract, the result written to OURS.
  * Returns the exit code: 0 merged, 1 a conflict or a side it cannot trust (OURS then stays as it
  * was), 2 a usage error or an input it cannot read or write.
  */
-export function mergeIndexCommand(files: string[], io: { out(text: string): void; err(text: string): void }, usage: string): number {
+export function mergeIndexCommand(files: string[], io: { out(text: string): void; err(text: string): void }): number {
   if (files.length < 3) {
-    io.err(`index merge takes BASE OURS THEIRS [PATH] (git passes them as %O %A %B %P).\n\n${usage}`);
+    io.err(`index merge takes BASE OURS THEIRS [PATH] (git passes them as %O %A %B %P).\n\n${usageLine(indexMerge)}`);
     return 2;
   }
   const [base, ours, theirs, name = ours] = files;
@@ -55,7 +69,7 @@ function readInput(file: string, options: { notALink?: boolean } = {}): Input | 
     if (options.notALink && fs.lstatSync(file).isSymbolicLink()) return { reason: 'it is a symbolic link, and the merge result is not written through one' };
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    return { reason: describe(error) };
+    return { reason: describeFileError(error) };
   }
   try {
     const stat = fs.fstatSync(fd);
@@ -63,7 +77,7 @@ function readInput(file: string, options: { notALink?: boolean } = {}): Input | 
     if (stat.size > MAX_INPUT_BYTES) return { reason: `it is ${Math.ceil(stat.size / 1048576)} MB, and a wiki index over ${MAX_INPUT_BYTES / 1048576} MB is not read` };
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(fd)), mode: stat.mode & 0o777 };
   } catch (error) {
-    return { reason: error instanceof TypeError ? 'it is not UTF-8 text' : describe(error) };
+    return { reason: error instanceof TypeError ? 'it is not UTF-8 text' : describeFileError(error) };
   } finally {
     fs.closeSync(fd);
   }
@@ -84,17 +98,6 @@ function replaceFile(file: string, text: string, mode: number): string | undefin
     return undefined;
   } catch (error) {
     fs.rmSync(temp, { force: true });
-    return describe(error);
+    return describeFileError(error);
   }
-}
-
-/** A file system error in words, without a stack trace. */
-function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'it does not exist';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a folder';
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EROFS') return 'the file system is read-only';
-  return (error as Error).message;
 }

@@ -1,13 +1,32 @@
-import type { LocalCore } from '../adapters/localCore';
-import { UPKEEP_DEFAULTS } from '../core/defaults';
-import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepPlan } from '../core/upkeep/upkeep';
-import { lastChanged } from '../core/pages/pageAge';
-import { pageHistory } from './pageAges';
+import type { LocalCore } from '../../adapters/localCore';
+import { UPKEEP_DEFAULTS } from '../../core/defaults';
+import { lastChanged } from '../../core/pages/pageAge';
+import type { UpkeepPlan } from '../../core/upkeep/upkeep';
+import type { CliCommand } from '../command';
+import type { Io } from '../io';
+import { pageHistory } from '../pageAges';
 
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
+/** `repo-wiki upkeep`: see `upkeepCommand`. */
+export const upkeep: CliCommand = {
+  name: 'upkeep',
+  summary: 'mark pages citing deleted code stale, archive idle pages',
+  description: 'Pages it marked stale become active again when their code is back; stale and superseded pages untouched for --archive-after-days are archived. Then the index is rebuilt and what changed is logged.',
+  usage: '',
+  workspace: 'wiki',
+  formats: ['text', 'json'],
+  options: [
+    { name: 'dry-run', description: 'print the plan and write nothing' },
+    { name: 'archive-after-days', value: 'N', default: String(UPKEEP_DEFAULTS.archiveAfterDays), description: 'archive stale and superseded pages untouched this long' },
+  ],
+  async run({ format, flag, value, core }, io) {
+    const days = Number(value('archive-after-days'));
+    if (!(Number.isInteger(days) && days >= 0)) {
+      io.err('--archive-after-days must be a whole number of days (0 or more).');
+      return 2;
+    }
+    return upkeepCommand(await core(), { dryRun: flag('dry-run'), json: format === 'json', archiveAfterDays: days }, io);
+  },
+};
 
 /**
  * `repo-wiki upkeep`: marks pages citing code that no longer exists stale, brings back the ones
@@ -15,6 +34,7 @@ interface Io {
  * index and logs what changed. `--dry-run` prints the same and writes nothing.
  */
 export async function upkeepCommand(core: LocalCore, options: { dryRun: boolean; json: boolean; archiveAfterDays?: number }, io: Io): Promise<number> {
+  const { isEmptyPlan, runUpkeep, upkeepSummary } = await import('../../core/upkeep/upkeep');
   const { wiki, engine } = core;
   const today = new Date().toISOString().slice(0, 10);
   const archiveAfterDays = options.archiveAfterDays ?? UPKEEP_DEFAULTS.archiveAfterDays;

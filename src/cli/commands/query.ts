@@ -1,0 +1,97 @@
+import type { ModelChoice } from '../../core/chat/chatService';
+import type { ToolStepEvent } from '../../core/chat/toolLoop';
+import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
+import type { WikiTool } from '../../core/tools/tool';
+import type { Wiki } from '../../core/wiki/wiki';
+import type { CliCommand } from '../command';
+import { anthropicModelFromEnv, MODEL_ENVIRONMENT } from '../model';
+import { MODEL_OPTION } from '../options';
+import { pageAges } from '../pageAges';
+
+/** `repo-wiki query QUESTION`: one chat turn, the answer on stdout and the tool steps on stderr. */
+export const query: CliCommand = {
+  name: 'query',
+  summary: 'answer a question from the wiki, as the chat does',
+  description: `In one turn, with the chat's retrieval and tools: it asks the model when ${MODEL_ENVIRONMENT} is set, else answers offline from the wiki's pages.`,
+  usage: 'QUESTION',
+  workspace: 'wiki',
+  formats: ['text', 'json'],
+  options: [
+    { name: 'offline', description: 'answer from retrieval alone, without a model' },
+    MODEL_OPTION,
+  ],
+  async run({ positionals, format, flag, value, core }, io) {
+    const question = positionals.join(' ');
+    if (!question.trim()) {
+      io.err('Ask a question: repo-wiki query "How are errors handled?"');
+      return 2;
+    }
+    const workspace = await core();
+    const stream = format === 'text' ? io.write : undefined;
+    const answer = await queryWiki(workspace.wiki, question, {
+      offline: flag('offline'),
+      model: value('model')!,
+      tools: workspace.tools({ ages: (pages) => pageAges(workspace.wiki, pages) }),
+      // A refused file (a link out, a FIFO) does not resolve: the citation is reported unverified.
+      // A refused file (a link out, a FIFO) does not resolve: the answer marks that citation unverified.
+      resolves: async (citation) => !!(await workspace.drift.locate(citation).catch(() => undefined)),
+      onText: stream,
+      // Steps go to stderr as they finish, so stdout holds the answer alone.
+      onToolStep: format === 'text' ? (event) => event.step && io.err(`  ${event.step.ok ? '·' : '✗'} ${event.label}: ${event.step.summary}`) : undefined,
+    });
+    const unverified = answer.context.unverified ?? [];
+    if (format === 'json') {
+      io.out(JSON.stringify({
+        answer: answer.text, offline: answer.context.offline, model: answer.model,
+        pages: answer.retrieved.map((p) => ({ slug: p.slug, score: p.score })),
+        steps: answer.steps.map((step) => ({ tool: step.tool, input: step.input, ok: step.ok })),
+        unverified, usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens },
+      }, null, 2));
+    } else {
+      if (!stream) io.out(answer.text);
+      else io.out('');
+      const pages = answer.retrieved.map((p) => `[[${p.slug}]] ${p.score}`).join(', ');
+      if (unverified.length) io.out(`\nUnverified citations (not read, and not found in the code): ${unverified.join(', ')}`);
+      io.out(`\nPages used: ${pages || 'none'} · ${answer.steps.length ? `${answer.steps.length} tool steps · ` : ''}${answer.context.offline ? 'offline answer' : answer.model}`);
+    }
+    return 0;
+  },
+};
+
+export interface QueryOptions {
+  offline: boolean;
+  model: string;
+  /** The read-only tools the model may call; with none the answer is one shot. */
+  tools?: readonly WikiTool[];
+  resolves?(citation: { path: string; symbol?: string }): Promise<boolean>;
+  /** Streams answer text as it arrives (text format); JSON waits for the whole answer. */
+  onText?(delta: string): void;
+  onToolStep?(event: ToolStepEvent): void;
+}
+
+/** The last line of an offline answer without a key, as a terminal user needs it (the core's names a VS Code command). */
+const CLI_NO_KEY_STEP = `For a written answer, set the environment variable ${MODEL_ENVIRONMENT}, then ask again.`;
+
+/** One question answered with the chat's retrieval, prompt and tool loop, without a conversation. */
+export async function queryWiki(wiki: Wiki, question: string, options: QueryOptions) {
+  const [{ AnswerEngine }, { offlineAnswer }] = await Promise.all([import('../../core/chat/chatService'), import('../../core/chat/offline')]);
+  const extensionNoKeyStep = offlineAnswer([], 'no-key').split('\n').at(-1)!;
+  const pages = await wiki.loadPages();
+  let noKey = false;
+  const chooseModel = async (): Promise<ModelChoice> => {
+    const model = await anthropicModelFromEnv();
+    noKey = !model;
+    return model ? { model } : { offline: 'no-key' };
+  };
+  // Offline, the answer comes whole (one text event): its next step is told as a terminal needs it.
+  const forTerminal = (text: string) => (noKey ? text.replace(extensionNoKeyStep, CLI_NO_KEY_STEP) : text);
+  const engine = new AnswerEngine({
+    pages: async () => pages,
+    chooseModel,
+    settings: () => ({ ...CHAT_DEFAULTS, model: options.model, maxTokens: MODEL_DEFAULTS.maxTokens, maxPriorTurns: 0 }),
+    tools: () => options.tools ?? [],
+    ...(options.resolves ? { resolves: options.resolves } : {}),
+  });
+  const answer = await engine.answer({ question, offline: options.offline }, { onText: (delta) => options.onText?.(forTerminal(delta)), onToolStep: options.onToolStep });
+  return { ...answer, text: forTerminal(answer.text) };
+}

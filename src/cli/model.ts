@@ -1,0 +1,15 @@
+import type { LanguageModel } from '../core/llm/languageModel';
+
+/** What a terminal user sets for a model, said the same way by every command that needs one. */
+export const MODEL_ENVIRONMENT = 'ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a gateway)';
+
+/**
+ * The Anthropic model the environment configures: ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for a
+ * gateway. Undefined without a key. The SDK (dist/llm.js beside the CLI) loads here, on first use.
+ */
+export async function anthropicModelFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<LanguageModel | undefined> {
+  const apiKey = env.ANTHROPIC_API_KEY?.trim();
+  if (!apiKey) return undefined;
+  const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
+  return new AnthropicModel({ apiKey, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined });
+}
