@@ -3,23 +3,23 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
-import { AnthropicModel } from '../../../../src/adapters/llm/anthropicModel';
-import { migrate, MIGRATIONS, schemaVersion } from '../../../../src/adapters/store/migrations';
-import { DATABASE_FILE, openConversationStore, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
-import { ChatService, type ChatSettings, type ModelChoice } from '../../../../src/core/chat/chatService';
-import type { ConversationRecord, ConversationStore, Turn } from '../../../../src/core/chat/conversation';
-import { conversationToJson, conversationToMarkdown } from '../../../../src/core/chat/export';
-import { ImportError, parseConversationExport } from '../../../../src/core/chat/import';
-import { deleteExpired, selectExpired } from '../../../../src/core/chat/retention';
-import { LlmError, messageText, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../../../src/core/llm/languageModel';
-import type { WikiPage } from '../../../../src/core/model';
-import { Wiki } from '../../../../src/core/wiki/wiki';
-import { parseWebviewMessage } from '../../../../src/shared/protocol';
-import { normaliseTag } from '../../../../src/shared/tags';
-import { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText } from '../../../support/fakes';
+import { AnthropicModel } from '../../../src/adapters/llm/anthropicModel';
+import { migrate, MIGRATIONS, schemaVersion } from '../../../src/adapters/store/migrations';
+import { DATABASE_FILE, openConversationStore, type SqlJsConversationStore } from '../../../src/adapters/store/sqlJsConversationStore';
+import { ChatService, type ChatSettings, type ModelChoice } from '../../../src/core/chat/chatService';
+import type { ConversationRecord, ConversationStore, Turn } from '../../../src/core/chat/conversation';
+import { conversationToJson, conversationToMarkdown } from '../../../src/core/chat/export';
+import { ImportError, parseConversationExport } from '../../../src/core/chat/import';
+import { deleteExpired, selectExpired } from '../../../src/core/chat/retention';
+import { LlmError, messageText, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../../src/core/llm/languageModel';
+import type { WikiPage } from '../../../src/core/model';
+import { Wiki } from '../../../src/core/wiki/wiki';
+import { parseWebviewMessage } from '../../../src/shared/protocol';
+import { normaliseTag } from '../../../src/shared/tags';
+import { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText } from '../../support/fakes';
 
 // The real SDK against the local mock of the Messages API.
-const { startMockAnthropic } = require(path.resolve(__dirname, '../../../../../test/harness/mockAnthropic.cjs'));
+const { startMockAnthropic } = require(path.resolve(__dirname, '../../../../test/harness/mockAnthropic.cjs'));
 interface RecordedRequest { body: { system: { text: string }[]; messages: { role: string; content: string | { text?: string }[] }[] } }
 interface Mock { url: string; requests: RecordedRequest[]; script(...replies: unknown[]): void; close(): Promise<void> }
 

@@ -3,17 +3,17 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openLocalCore, type LocalCore } from '../../../../src/adapters/localCore';
-import { proposalsCommand } from '../../../../src/cli/commands/proposals';
-import { PLAN_LIMITS } from '../../../../src/core/ingest/plan';
-import { parseLog } from '../../../../src/core/wiki/log';
-import { acceptProposal, PROPOSAL_LIMITS, proposalChanges, proposePageChange, rejectProposal, type Proposal, type ProposalInput } from '../../../../src/core/proposals';
-import { parsePage } from '../../../../src/core/pages/page';
-import { proposePageChangeTool } from '../../../../src/core/tools';
-import { renamePage } from '../../../../src/core/authoring';
-import { fixedClock } from '../../../support/fakes';
+import { openLocalCore, type LocalCore } from '../../../src/adapters/localCore';
+import { proposalsCommand } from '../../../src/cli/commands/proposals';
+import { PLAN_LIMITS } from '../../../src/core/ingest/plan';
+import { parseLog } from '../../../src/core/wiki/log';
+import { acceptProposal, PROPOSAL_LIMITS, proposalChanges, proposePageChange, rejectProposal, type Proposal, type ProposalInput } from '../../../src/core/proposals';
+import { parsePage } from '../../../src/core/pages/page';
+import { proposePageChangeTool } from '../../../src/core/tools';
+import { renamePage } from '../../../src/core/authoring';
+import { fixedClock } from '../../support/fakes';
 
-const DEMO = path.resolve(__dirname, '../../../../../demo');
+const DEMO = path.resolve(__dirname, '../../../../demo');
 const AGENT = 'mcp:claude-code';
 
 const NEW_PAGE: ProposalInput = {

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyPatch, createTwoFilesPatch } from 'diff';
-import { openLocalCore } from '../../../../src/adapters/localCore';
-import { whatChanged } from '../../../../src/core/drift/whatChanged';
-import { boundedPatch, boundedPatchText, lineCount, MAX_COMPARED_BYTES } from '../../../../src/core/text/boundedDiff';
+import { openLocalCore } from '../../../src/adapters/localCore';
+import { whatChanged } from '../../../src/core/drift/whatChanged';
+import { boundedPatch, boundedPatchText, lineCount, MAX_COMPARED_BYTES } from '../../../src/core/text/boundedDiff';
 
 /** `lines` lines of code, each different from every line of another `flavour`. */
 function code(lines: number, flavour: string): string {
