@@ -34,22 +34,18 @@ export async function runCli(argv: string[], terminal: Io, cwd = process.cwd()):
     io.err(generalHelp(COMMANDS));
     return 2;
   }
+  // `COMMAND --help` is `help COMMAND`.
+  if (asked('help')) return help(positionals, io);
   const found = findCommand(positionals);
   if ('unknown' in found) {
     io.err(`Unknown command "${found.unknown}". ${seeHelp(undefined)}`);
     return 2;
   }
   if ('group' in found) {
-    if (asked('help')) io.out(found.commands.map(commandHelp).join('\n\n'));
-    else io.err(`repo-wiki ${found.group} needs one of: ${found.commands.map((command) => command.name).join(', ')}. ${seeHelp(undefined)}`);
-    return asked('help') ? 0 : 2;
+    io.err(`repo-wiki ${found.group} needs one of: ${found.commands.map((command) => command.name).join(', ')}. ${seeHelp(undefined)}`);
+    return 2;
   }
-  const { command, rest } = found;
-  if (asked('help')) {
-    io.out(commandHelp(command));
-    return 0;
-  }
-  return runCommand(command, rest, options, io, cwd);
+  return runCommand(found.command, found.rest, options, io, cwd);
 }
 
 /** `repo-wiki help [COMMAND]`. */
