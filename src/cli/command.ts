@@ -62,6 +62,6 @@ export interface CommandArgs {
   readonly cwd: string;
   /** The workspace's wiki. A command with `workspace: 'none'` has none (reading this throws). */
   readonly wiki: Wiki;
-  /** The whole core (drift engine, tools, TypeScript), opened on each call; loaded only by the commands that need it. */
+  /** The whole core (drift engine, tools, TypeScript), opened on the first call and shared by the rest; loaded only by the commands that need it. */
   core(): Promise<LocalCore>;
 }

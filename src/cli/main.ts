@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { LocalCore } from '../adapters/localCore';
 import { WikiError } from '../core/errors';
 import { terminalSafe } from '../core/text/terminalText';
 import { packageVersion } from './bundle';
@@ -88,6 +89,7 @@ async function runCommand(command: CliCommand, positionals: string[], options: r
     if (command.workspace === 'wiki' && !(await wiki!.exists())) {
       throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki!.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
     }
+    let core: Promise<LocalCore> | undefined;
     const args: CommandArgs = {
       positionals,
       format,
@@ -99,8 +101,8 @@ async function runCommand(command: CliCommand, positionals: string[], options: r
         if (!wiki) throw new Error(`repo-wiki ${command.name} works on no workspace.`);
         return wiki;
       },
-      // The whole core (TypeScript, the tools) loads only for the commands that need it.
-      core: async () => (await import('../adapters/localCore')).openLocalCore(root, { semantic: values.get('semantic') === true }),
+      // The whole core (TypeScript, the tools) loads only for the commands that need it, once per run.
+      core: () => (core ??= import('../adapters/localCore').then(({ openLocalCore }) => openLocalCore(root, { semantic: values.get('semantic') === true }))),
     };
     return await command.run(args, io);
   } catch (error) {

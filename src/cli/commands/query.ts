@@ -32,7 +32,6 @@ export const query: CliCommand = {
       offline: flag('offline'),
       model: value('model')!,
       tools: workspace.tools({ ages: (pages) => pageAges(workspace.wiki, pages) }),
-      // A refused file (a link out, a FIFO) does not resolve: the citation is reported unverified.
       // A refused file (a link out, a FIFO) does not resolve: the answer marks that citation unverified.
       resolves: async (citation) => !!(await workspace.drift.locate(citation).catch(() => undefined)),
       onText: stream,

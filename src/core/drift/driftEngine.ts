@@ -113,16 +113,7 @@ export class DriftEngine {
         for (const citation of citations) {
           // Synchronous when reads are (CLI, MCP, drift worker): fingerprints are hashed here, files parsed in checkCitation.
           while (turnDue()) await nextTurn();
-          let issue;
-          try {
-            if (this.unchanged(citation, anchors[citation.text])) continue;
-            issue = await this.checkCitation(citation, anchors[citation.text]);
-          } catch (error) {
-            // Symbols are parsed when first read: a file nested too deeply overflows here, and only its citations say so.
-            if (!isStackOverflow(error)) throw error;
-            const refusal = tooDeep(citation.path);
-            issue = { code: DriftCode.UnreadableFile, message: refusal.message, data: { citation: citation.text, path: citation.path, ...(citation.symbol ? { symbol: citation.symbol } : {}) } };
-          }
+          const issue = await this.checked(citation, anchors[citation.text]);
           if (issue) found.push({ ...issue, page: page.relPath, range: citation.range, severity: DEFAULT_DRIFT_SEVERITY[issue.code] });
         }
         return { citations: citations.length, found };
@@ -237,9 +228,19 @@ export class DriftEngine {
     return undefined;
   }
 
-  private async checkCitation(citation: Citation, anchor: string | undefined): Promise<Omit<DriftIssue, 'page' | 'range' | 'severity'> | undefined> {
-    const data = { citation: citation.text, path: citation.path, ...(citation.symbol ? { symbol: citation.symbol } : {}) };
-    const issue = (code: DriftCode, message: string, extra: Partial<DriftIssue['data']> = {}) => ({ code, message, data: { ...data, ...extra } });
+  /** A citation's issue, if any. Symbols are parsed when first read, so a file nested too deeply overflows here: only its citations say so. */
+  private async checked(citation: Citation, anchor: string | undefined): Promise<CitationIssue | undefined> {
+    try {
+      if (this.unchanged(citation, anchor)) return undefined;
+      return await this.checkCitation(citation, anchor);
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      return citationIssue(citation, DriftCode.UnreadableFile, tooDeep(citation.path).message);
+    }
+  }
+
+  private async checkCitation(citation: Citation, anchor: string | undefined): Promise<CitationIssue | undefined> {
+    const issue = (code: DriftCode, message: string, extra: Partial<DriftIssue['data']> = {}) => citationIssue(citation, code, message, extra);
     if (citation.outside) {
       return issue(DriftCode.OutsideWorkspace, `${citation.path} is outside the workspace; citations must be relative to the workspace folder, and this one is not read.`);
     }
@@ -395,6 +396,12 @@ export class DriftEngine {
       throw error;
     }
   }
+}
+
+type CitationIssue = Omit<DriftIssue, 'page' | 'range' | 'severity'>;
+
+function citationIssue(citation: Citation, code: DriftCode, message: string, extra: Partial<DriftIssue['data']> = {}): CitationIssue {
+  return { code, message, data: { citation: citation.text, path: citation.path, ...(citation.symbol ? { symbol: citation.symbol } : {}), ...extra } };
 }
 
 function tooDeep(relPath: string): FileAccessError {
