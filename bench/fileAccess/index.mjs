@@ -6,13 +6,15 @@
 //  - the reads alone: the 2,000 pages and the 250 cited files, without parsing.
 // Runs are paired, so drift in machine load hits both adapters alike. Goal: < 10%.
 // Then grep_code over the same generated files with the hostile glob of issue 36 against ordinary
-// grep_code calls (../tools/hostileGlob.mjs), where rg is found.
+// grep_code calls (../tools/hostileGlob.mjs), where rg is found, and files nested too deeply to
+// parse against ordinary ones (../tools/deepFile.mjs).
 // Needs `npx tsc -p tsconfig.test.json` (out/) first; run with `node --expose-gc`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { ms, stats, verdict } from '../lib.mjs';
+import { compareDeepFiles } from '../tools/deepFile.mjs';
 import { compareHostileGlob } from '../tools/hostileGlob.mjs';
 import { PlainFileSystem } from './plainFileSystem.mjs';
 
@@ -149,6 +151,7 @@ try {
   const rgPath = findRipgrep();
   if (rgPath) await compareHostileGlob(grepCodeTool({ search: new RipgrepSearch(driftRoot, { rgPath }) }), 'input', { label: ` over the ${CODE_FILES} generated files` });
   else console.log('grep_code with the hostile glob: skipped (no rg found: install ripgrep or set REPO_WIKI_RIPGREP)');
+  await compareDeepFiles();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

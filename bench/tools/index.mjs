@@ -4,7 +4,8 @@
 // as in a chat that has run a few turns). Goal: warm p95 < 20 ms for every tool that spawns no rg.
 // grep_code and find_symbol are set against a plain `rg` spawn over the same files in the same run
 // (paired runs, median ratio; goal ≤ 1.5×): rg's own time is their floor.
-// Then grep_code with the hostile glob of issue 36 against ordinary grep_code calls (hostileGlob.mjs).
+// Then grep_code with the hostile glob of issue 36 against ordinary grep_code calls (hostileGlob.mjs),
+// and files nested too deeply to parse against ordinary ones (deepFile.mjs).
 // Needs `npx tsc -p tsconfig.test.json` (out/) first, and rg on the PATH.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { ms, stats, verdict } from '../lib.mjs';
 import { makeRealCorpus, rng } from '../drift/corpus.mjs';
+import { compareDeepFiles } from './deepFile.mjs';
 import { compareHostileGlob } from './hostileGlob.mjs';
 import { WORDS, writeCitingWiki } from './wiki.mjs';
 
@@ -123,6 +125,7 @@ try {
     console.log(`  ${name}: worst ratio ${Math.max(...list).toFixed(2)}x${name === 'grep_code' ? ` (goal ≤ ${GOALS.grepRatio}x): ${verdict(Math.max(...list) <= GOALS.grepRatio)}` : ' (rg, then reading and parsing the candidate files)'}`);
   }
   await compareHostileGlob(tools.grep_code, 'import', { label: ` over ${corpus.label}` });
+  await compareDeepFiles();
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

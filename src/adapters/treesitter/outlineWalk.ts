@@ -69,57 +69,70 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: Want
     }
     return opens ? { body } : 'closed';
   };
-  /**
-   * Visits a node's children in order. Declarations and blocks are visited one by one; a run of
-   * other siblings (statements, expressions) is searched with one query over its range.
-   */
-  const visitChildren = (node: Node, body?: Node): void => {
-    // What a wrapper holds besides its declarations (decorators, modifiers, a template's parameters) declares nothing.
-    const wrapper = rules.wrappers?.includes(node.type) === true;
-    let runStart = -1;
-    let runEnd = -1;
-    // Whether a node of the run has named children: a name, a type or a literal alone holds no declaration, and needs no query.
-    let runNested = false;
-    const flush = () => {
-      // The binding counts query ranges in bytes of UTF-16: two per character.
-      if (runNested && runEnd > runStart) {
-        for (const { node: found } of grammar.declarations.captures(node, { startIndex: runStart * 2, endIndex: runEnd * 2 })) {
-          if (found.id !== node.id && (!only || walked(only, found.startIndex, found.endIndex))) add(found, found.type);
-        }
-      }
-      runStart = -1;
-      runNested = false;
-    };
-    const children = node.namedChildren;
-    for (let index = 0; index < children.length; index++) {
-      const child = children[index];
-      if (!child) continue;
-      const type = child.type;
-      const isBody = body !== undefined && child.id === body.id;
-      if (isBody || Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
-        flush(); // first: the run's declarations come before this child, and the walk keeps to document order
-        // A child ends before the next one starts: that start bounds it, without asking the tree.
-        if (only && !walked(only, child.startIndex, children[index + 1]?.startIndex ?? node.endIndex)) continue;
-        if (isBody) visitChildren(child);
-        else visit(child, type, { parent: node, wrapper, siblings: children, index });
-      } else if (!wrapper && !grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
-        if (runStart < 0) runStart = child.startIndex;
-        runEnd = child.endIndex;
-        runNested ||= child.namedChildCount > 0;
+  /** A node whose children are being visited: the walk keeps its own stack, as a file may nest deeper than the call stack (5,000 `#if`). */
+  interface Frame {
+    node: Node;
+    body: Node | undefined;
+    /** What a wrapper holds besides its declarations (decorators, modifiers, a template's parameters) declares nothing. */
+    wrapper: boolean;
+    children: (Node | null)[];
+    next: number;
+    /** The run of other siblings not searched yet; `runNested`: whether one has named children (a name, a type or a literal alone holds no declaration, and needs no query). */
+    runStart: number;
+    runEnd: number;
+    runNested: boolean;
+  }
+  const frames: Frame[] = [];
+  const enter = (node: Node, body?: Node): void => {
+    frames.push({ node, body, wrapper: rules.wrappers?.includes(node.type) === true, children: node.namedChildren, next: 0, runStart: -1, runEnd: -1, runNested: false });
+  };
+  /** Searches a frame's run of other siblings (statements, expressions) with one query over its range. */
+  const flush = (frame: Frame): void => {
+    // The binding counts query ranges in bytes of UTF-16: two per character.
+    if (frame.runNested && frame.runEnd > frame.runStart) {
+      for (const { node: found } of grammar.declarations.captures(frame.node, { startIndex: frame.runStart * 2, endIndex: frame.runEnd * 2 })) {
+        if (found.id !== frame.node.id && (!only || walked(only, found.startIndex, found.endIndex))) add(found, found.type);
       }
     }
-    flush();
+    frame.runStart = -1;
+    frame.runNested = false;
   };
+  /** Indexes a declaration and enters what may hold its members; enters a block. */
   const visit = (node: Node, type: string, place: Place): void => {
-    if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return visitChildren(node); // a block
+    if (!Object.prototype.hasOwnProperty.call(rules.declarations, type)) return enter(node); // a block
     const added = add(node, type, place);
     if (added === 'closed') return;
     // A body that is no child of its declaration (a typedef's struct): its members are read from it.
-    if (added !== 'nameless' && added.body && rules.declarations[type].nestedBody) return visitChildren(added.body);
+    if (added !== 'nameless' && added.body && rules.declarations[type].nestedBody) return enter(added.body);
     // A nameless declaration holds what any block holds; a container: its signature's parts as any subtree, its body's members one by one.
-    visitChildren(node, added === 'nameless' ? undefined : added.body);
+    enter(node, added === 'nameless' ? undefined : added.body);
   };
-  visitChildren(root);
+  // Children in document order: declarations and blocks one by one, each entered before its next sibling.
+  enter(root);
+  while (frames.length) {
+    const frame = frames[frames.length - 1];
+    if (frame.next >= frame.children.length) {
+      flush(frame);
+      frames.pop();
+      continue;
+    }
+    const index = frame.next++;
+    const child = frame.children[index];
+    if (!child) continue;
+    const type = child.type;
+    const isBody = frame.body !== undefined && child.id === frame.body.id;
+    if (isBody || Object.prototype.hasOwnProperty.call(rules.declarations, type) || grammar.walk.has(type)) {
+      flush(frame); // first: the run's declarations come before this child, and the walk keeps to document order
+      // A child ends before the next one starts: that start bounds it, without asking the tree.
+      if (only && !walked(only, child.startIndex, frame.children[index + 1]?.startIndex ?? frame.node.endIndex)) continue;
+      if (isBody) enter(child);
+      else visit(child, type, { parent: frame.node, wrapper: frame.wrapper, siblings: frame.children, index });
+    } else if (!frame.wrapper && !grammar.commentTypes.has(type) && !grammar.opaque.has(type)) {
+      if (frame.runStart < 0) frame.runStart = child.startIndex;
+      frame.runEnd = child.endIndex;
+      frame.runNested ||= child.namedChildCount > 0;
+    }
+  }
   // Each container's direct members, grouped in one pass when a container is first wanted: a header can have hundreds of each.
   let members: Map<string, Entry[]> | undefined;
   return {

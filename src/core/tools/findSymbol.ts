@@ -1,12 +1,11 @@
 import * as z from 'zod/mini';
 import type { SourceSymbol } from '../drift/symbols';
-import { isStackOverflow } from '../errors';
 import { nextTurn, turnDue } from '../eventLoopTurns';
 import { withSearch } from './grepCode';
 import type { ToolDependencies } from './dependencies';
 import type { WikiTool } from './tool';
 import { defineTool, field, plural, success } from './toolKit';
-import { isResult, readWorkspaceText } from './workspaceText';
+import { declarationsOf, isResult, readWorkspaceText } from './workspaceText';
 
 /** The languages drift parses (see SYMBOL_FILE). */
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go', '.rs', '.java', '.cs', '.rb', '.php', '.c', '.h', '.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx'];
@@ -47,13 +46,9 @@ export function findSymbolTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | '
           const text = await readWorkspaceText(deps, file);
           // A file Repo Wiki does not read (a link out, a secret) or cannot parse whole declares nothing here.
           if (isResult(text) || text.cut) continue;
-          let symbols: readonly SourceSymbol[];
-          try {
-            symbols = await deps.symbolsOf(file, text.text);
-          } catch (error) {
-            // One file nested deeper than the parser's stack costs that file, not the search.
-            if (!isStackOverflow(error)) throw error;
-            tooDeep.push(file);
+          const symbols = await declarationsOf(deps, file, text.text);
+          if (symbols === 'too-deep') {
+            tooDeep.push(file); // one file nested deeper than the parser's stack costs that file, not the search
             continue;
           }
           for (const symbol of symbols) if (matches(symbol.name, name)) found.push({ path: file, symbol });

@@ -3,7 +3,7 @@ import { parseCitationText } from '../drift/citations';
 import type { ToolDependencies } from './dependencies';
 import type { ToolResult, WikiTool } from './tool';
 import { defineTool, failure, field, MAX_RESULT_CHARS, success } from './toolKit';
-import { isResult, readWorkspaceText } from './workspaceText';
+import { declarationsOf, isResult, readWorkspaceText } from './workspaceText';
 
 export const MAX_CODE_LINES = 400;
 /** Room left in a result for the header and the note of a cut. */
@@ -20,14 +20,14 @@ const input = z.strictObject({
   ),
 });
 
-/** What a citation asks for: a whole file, a TS/JS symbol, or 1-based lines. */
+/** What a citation asks for: a whole file, a declaration, or 1-based lines. */
 type CodeRequest = { path: string; symbol?: string; lines?: { start: number; end: number } };
 
 export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'read_code',
     description:
-      'Reads the current code of the workspace, with line numbers: a whole file ("src/a.ts"), a declaration in a TS/JS file ' +
+      'Reads the current code of the workspace, with line numbers: a whole file ("src/a.ts"), a declaration in a source file of a language drift parses ' +
       '("src/a.ts:Foo", "src/a.ts:Foo.bar"), or a line range ("src/a.ts#L10-L40"). Use it to check what a wiki page says against the code, ' +
       `and before citing code in an answer. Shows at most ${MAX_CODE_LINES} lines; ask for a line range to read further.`,
     input,
@@ -43,7 +43,9 @@ export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'sy
       if (lines.at(-1) === '') lines.pop();
       if (request.symbol) {
         if (file.cut) return failure(`${request.path} is too large to find declarations in; read a line range instead, e.g. ${request.path}#L1-L200.`, 'refused: too large');
-        const symbol = (await deps.symbolsOf(request.path, file.text)).find((s) => s.name === request.symbol);
+        const symbols = await declarationsOf(deps, request.path, file.text);
+        if (symbols === 'too-deep') return failure(`${request.path} is nested too deeply to parse, so its declarations cannot be found; read a line range instead, e.g. ${request.path}#L1-L200.`, 'refused: nested too deeply to parse');
+        const symbol = symbols.find((s) => s.name === request.symbol);
         if (!symbol) return failure(`${request.symbol} is not declared in ${request.path}. Use find_symbol to find where it is declared.`, 'symbol not found');
         return showLines(request, lines, symbol.startLine + 1, symbol.endLine + 1, `${request.path}:${request.symbol}`);
       }
@@ -70,7 +72,7 @@ function parseRequest(citation: string): CodeRequest | string {
   if (parsed) return { path: parsed.path, ...(parsed.symbol ? { symbol: parsed.symbol } : {}) };
   // Files like `Makefile` are no citation in a page, but are fine to read.
   if (!/[:#\s`]/.test(citation)) return { path: citation };
-  return `"${citation}" is not a code citation: use "path", "path:Symbol" or "path:Class.member" (TS/JS files only), or "path#L10-L40".`;
+  return `"${citation}" is not a code citation: use "path", "path:Symbol" or "path:Class.member", or "path#L10-L40".`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { isFileAccessError, isNotAFile } from '../errors';
+import { isFileAccessError, isNotAFile, isStackOverflow } from '../errors';
+import type { SourceSymbol } from '../drift/symbols';
 import type { ToolResult } from './tool';
 import type { ToolDependencies } from './dependencies';
 import { failure, refused } from './toolKit';
@@ -43,4 +44,14 @@ export function outsideReason(relPath: string): string | undefined {
   if (path.isAbsolute(relPath) || /^([A-Za-z]:|~)/.test(relPath) || relPath.startsWith('\\')) return 'is an absolute path';
   if (relPath.split(/[\\/]/).includes('..')) return 'climbs out with ..';
   return undefined;
+}
+
+/** A file's declarations, or 'too-deep' when it is nested deeper than the parser's stack (1,000 nested parentheses in TypeScript). */
+export async function declarationsOf(deps: Pick<ToolDependencies, 'symbolsOf'>, relPath: string, text: string): Promise<readonly SourceSymbol[] | 'too-deep'> {
+  try {
+    return await deps.symbolsOf(relPath, text);
+  } catch (error) {
+    if (isStackOverflow(error)) return 'too-deep';
+    throw error;
+  }
 }
