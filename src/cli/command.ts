@@ -18,9 +18,11 @@ export interface CliCommand {
   readonly description?: string;
   /**
    * What the command works on. `wiki`: the workspace's wiki, which must exist (checked before the
-   * command runs); `folder`: the workspace folder, wiki or not; `none`: neither, and no --workspace.
+   * command runs); `wiki-if-any`: the workspace, with or without a wiki; `folder`: the folder given
+   * or the current one, wiki or not; `none`: neither, and no --workspace. Without --workspace, the
+   * first two find the wiki in the current folder or the nearest one above it, as git finds `.git`.
    */
-  readonly workspace: 'wiki' | 'folder' | 'none';
+  readonly workspace: 'wiki' | 'wiki-if-any' | 'folder' | 'none';
   /** The values --format takes, text first (the default); none means the command has no --format. */
   readonly formats?: readonly Format[];
   /** The command's own options; --workspace, --format and -h/--help are added as the fields above say. */

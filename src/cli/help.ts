@@ -1,5 +1,5 @@
 import type { CliCommand, OptionSpec } from './command';
-import { HELP_OPTION, optionsOf, or, VERSION_OPTION, WORKSPACE_OPTION } from './options';
+import { FOUND_WORKSPACE_OPTION, HELP_OPTION, optionsOf, or, VERSION_OPTION } from './options';
 
 /** Help is wrapped to this many columns, whatever the terminal: it reads the same in a log or a pipe. */
 const WIDTH = 80;
@@ -15,7 +15,7 @@ export function generalHelp(commands: readonly CliCommand[]): string {
     ...twoColumns([...commands.map((command): [string, string] => [invocation(command), command.summary]), ['help [COMMAND]', 'show this help, or a command\'s']]),
     '',
     'Options:',
-    ...twoColumns([optionRow(WORKSPACE_OPTION), ['--format FORMAT', formatsSaid(commands)], optionRow(HELP_OPTION), optionRow(VERSION_OPTION)]),
+    ...twoColumns([optionRow({ ...FOUND_WORKSPACE_OPTION, description: 'the workspace folder (default: the nearest folder with a .wiki/, from the current one up; for init, the current one)' }), ['--format FORMAT', formatsSaid(commands)], optionRow(HELP_OPTION), optionRow(VERSION_OPTION)]),
     '',
     'A command\'s own options: repo-wiki help COMMAND, or repo-wiki COMMAND --help.',
   ].join('\n');

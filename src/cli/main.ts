@@ -8,6 +8,7 @@ import { COMMANDS, findCommand } from './commandTable';
 import { commandHelp, generalHelp, seeHelp } from './help';
 import { escapedIo, type Io } from './io';
 import { optionsOf, readOptions, splitArguments, VERSION_OPTION, type OptionToken, type OptionValues } from './options';
+import { findWikiFolder } from './wikiFolder';
 
 /**
  * Runs one CLI invocation and returns its exit code: 0 ok, 1 problems found (lint errors, drift, a
@@ -82,12 +83,15 @@ async function runCommand(command: CliCommand, positionals: string[], options: r
     io.err(`--format must be ${formats.join(' or ')}, not "${format}".`);
     return 2;
   }
-  const root = path.resolve(cwd, stringValue(values, 'workspace') ?? '.');
+  const given = stringValue(values, 'workspace');
+  const searched = given === undefined && (command.workspace === 'wiki' || command.workspace === 'wiki-if-any');
+  const root = path.resolve(cwd, given ?? (searched ? findWikiFolder(cwd) ?? '.' : '.'));
   try {
     // The wiki (its pages' parser, the guarded file access) loads for the commands with a workspace: not for help, nor for git's merges.
     const wiki = command.workspace === 'none' ? undefined : (await import('../adapters/workspace')).openWorkspace(root).wiki;
     if (command.workspace === 'wiki' && !(await wiki!.exists())) {
-      throw new WikiError('no-wiki', `There is no .wiki/ folder in ${wiki!.root}.`, 'Run "repo-wiki init" first, or pass --workspace.');
+      const where = searched ? `${wiki!.root} or any folder above it` : wiki!.root;
+      throw new WikiError('no-wiki', `There is no .wiki/ folder in ${where}.`, 'Run "repo-wiki init" in the repository\'s root folder first, or pass --workspace.');
     }
     let core: Promise<LocalCore> | undefined;
     const args: CommandArgs = {

@@ -4,7 +4,9 @@ import type { CliCommand, OptionSpec } from './command';
 
 export const HELP_OPTION: OptionSpec = { name: 'help', short: 'h', description: 'show this help' };
 export const VERSION_OPTION: OptionSpec = { name: 'version', description: 'print the version of repo-wiki' };
-export const WORKSPACE_OPTION: OptionSpec = { name: 'workspace', value: 'DIR', description: 'the workspace folder (default: the current directory)' };
+const WORKSPACE_OPTION: OptionSpec = { name: 'workspace', value: 'DIR', description: 'the workspace folder (default: the current directory)' };
+/** For the commands that find the wiki upward: the default is where it was found. */
+export const FOUND_WORKSPACE_OPTION: OptionSpec = { ...WORKSPACE_OPTION, description: 'the workspace folder (default: the nearest folder with a .wiki/, from the current one up)' };
 /** --model, for the commands that ask a model. */
 export const MODEL_OPTION: OptionSpec = { name: 'model', value: 'NAME', default: MODEL_DEFAULTS.model, description: 'the Claude model' };
 
@@ -13,7 +15,7 @@ export function optionsOf(command: CliCommand): OptionSpec[] {
   const formats = command.formats ?? [];
   return [
     ...command.options,
-    ...(command.workspace === 'none' ? [] : [WORKSPACE_OPTION]),
+    ...(command.workspace === 'none' ? [] : [command.workspace === 'folder' ? WORKSPACE_OPTION : FOUND_WORKSPACE_OPTION]),
     ...(formats.length ? [{ name: 'format', value: 'FORMAT', default: formats[0], description: or(formats) }] : []),
     HELP_OPTION,
   ];

@@ -1,6 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { LocalCore } from '../adapters/localCore';
+import { PageListWatcher } from '../mcp/pageListWatcher';
 import { createWikiMcpServer } from '../mcp/wikiMcpServer';
+import { noWikiMessage, pageResources } from '../mcp/wikiResources';
 import { packageVersion } from './bundle';
 
 /**
@@ -12,9 +14,15 @@ export async function serveMcp(core: LocalCore, log: (line: string) => void): Pr
   const server = createWikiMcpServer(core, { version: packageVersion(), proposals: true });
   const stdinClosed = new Promise<void>((resolve) => process.stdin.once('end', resolve));
   server.server.onerror = (error) => log(`repo-wiki mcp: ${error.message}`);
+  // The server advertises resources.listChanged: clients hear of pages added, removed or retitled, from before the first request.
+  const pages = new PageListWatcher(core.wiki.pagesDir, async () => JSON.stringify(await pageResources(core)), () => server.sendResourceListChanged(), log);
+  const watching = pages.start();
   await server.connect(new StdioServerTransport());
   log(`repo-wiki MCP server: serving ${core.root} on stdio`);
+  if (!(await core.wiki.exists())) log(`repo-wiki mcp: ${noWikiMessage(core.root)}`);
+  await watching;
   await stdinClosed;
+  pages.close();
   await server.close();
   return 0;
 }

@@ -16,25 +16,33 @@ const PAGE_URI_PREFIX = 'wiki://pages/';
  * listed nor read; every read goes through the wiki, so through the guarded file access.
  */
 export function registerWikiResources(server: McpServer, core: LocalCore): void {
-  const pageTemplate = new ResourceTemplate(`${PAGE_URI_PREFIX}{slug}`, {
-    list: async () => ({
-      resources: (await core.pages())
-        .filter((page) => page.readable)
-        .map((page) => ({ uri: `${PAGE_URI_PREFIX}${page.slug}`, name: page.slug, title: page.frontmatter.title ?? page.slug, description: page.frontmatter.summary, mimeType: MARKDOWN })),
-    }),
-  });
+  const pageTemplate = new ResourceTemplate(`${PAGE_URI_PREFIX}{slug}`, { list: async () => ({ resources: await pageResources(core) }) });
   server.registerResource('page', pageTemplate, { title: 'Wiki page', description: 'One wiki page: markdown with YAML frontmatter.', mimeType: MARKDOWN }, async (uri, { slug }) =>
     markdown(uri.href, await pageText(core, typeof slug === 'string' ? slug : '')),
   );
   // Rendered from the current pages rather than read from index.md, so it is never stale or conflicted and nothing is written.
-  server.registerResource('index', 'wiki://index', { title: 'Wiki index', description: 'The catalog of pages by topic, as index.md has it.', mimeType: MARKDOWN }, async (uri) =>
-    markdown(uri.href, renderIndexMarkdown(buildIndex(await core.pages()))),
-  );
+  server.registerResource('index', 'wiki://index', { title: 'Wiki index', description: 'The catalog of pages by topic, as index.md has it.', mimeType: MARKDOWN }, async (uri) => {
+    if (!(await core.wiki.exists())) throw new McpError(RESOURCE_NOT_FOUND, noWikiMessage(core.root));
+    return markdown(uri.href, renderIndexMarkdown(buildIndex(await core.pages())));
+  });
   server.registerResource('schema', 'wiki://schema', { title: 'Wiki schema', description: "SCHEMA.md: the wiki's conventions (its first 32 KB).", mimeType: MARKDOWN }, async (uri) => {
+    if (!(await core.wiki.exists())) throw new McpError(RESOURCE_NOT_FOUND, noWikiMessage(core.root));
     const schema = await core.wiki.readSchema();
     if (schema === undefined) throw new McpError(RESOURCE_NOT_FOUND, 'This wiki has no SCHEMA.md.');
     return markdown(uri.href, schema);
   });
+}
+
+/** The pages as the resource list names them: a readable page's slug, title and summary. */
+export async function pageResources(core: LocalCore) {
+  return (await core.pages())
+    .filter((page) => page.readable)
+    .map((page) => ({ uri: `${PAGE_URI_PREFIX}${page.slug}`, name: page.slug, title: page.frontmatter.title ?? page.slug, description: page.frontmatter.summary, mimeType: MARKDOWN }));
+}
+
+/** What every wiki tool and resource says in a folder with no wiki yet. */
+export function noWikiMessage(root: string): string {
+  return `There is no .wiki/ folder in ${root} yet. Run "repo-wiki init" there (in VS Code: "Repo Wiki: Initialise wiki in this workspace") to start one. Meanwhile read_code, grep_code and find_symbol read the code without a wiki.`;
 }
 
 /** The page file's text; a missing page or one the file access refuses is a resource error that names why, never content. */

@@ -6,7 +6,7 @@ export const mcp: CliCommand = {
   summary: 'serve the wiki to agents over stdio (MCP)',
   description: 'A Model Context Protocol server, offering the read-only tools, propose_page_change, and the pages, index and schema as resources. stdout carries only protocol messages; notices go to stderr.',
   usage: '',
-  workspace: 'wiki',
+  workspace: 'wiki-if-any',
   options: [],
   async run({ core }, io) {
     // The server and its SDK are dist/mcp.js beside the CLI (see esbuild.mjs), loaded for this command only.

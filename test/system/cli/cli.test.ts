@@ -7,10 +7,10 @@ import { tempDir } from '../../support/tempDirs';
 // The built CLI, run as a user would run it.
 const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
 
-function run(args: string[], options: { asNobody?: boolean } = {}) {
+function run(args: string[], options: { asNobody?: boolean; cwd?: string } = {}) {
   const command = options.asNobody ? 'setpriv' : process.execPath;
   const argv = options.asNobody ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, ...args] : [CLI, ...args];
-  const result = spawnSync(command, argv, { encoding: 'utf8' });
+  const result = spawnSync(command, argv, { encoding: 'utf8', cwd: options.cwd });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -76,6 +76,23 @@ describe('repo-wiki CLI', function () {
     const missing = run(['lint', '--workspace', ws]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no \.wiki\/ folder.*repo-wiki init/);
+  });
+
+  it('finds .wiki/ upward from the current folder, as git finds .git; init stays where it is run', () => {
+    const ws = demoCopy();
+    const sub = path.join(ws, 'src', 'nested', 'deeper');
+    fs.mkdirSync(sub, { recursive: true });
+    const fromSub = run(['drift', '--format', 'json'], { cwd: sub });
+    assert.equal(fromSub.code, run(['drift', '--workspace', ws, '--format', 'json']).code, fromSub.stderr);
+    assert.equal(JSON.parse(fromSub.stdout).citationsChecked, 47, 'checked the wiki above');
+    assert.equal(run(['lint', '--format', 'json'], { cwd: sub }).stdout, run(['lint', '--workspace', ws, '--format', 'json']).stdout);
+    const none = workspace();
+    const missing = run(['lint'], { cwd: none });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, new RegExp(`There is no \\.wiki/ folder in ${none.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} or any folder above it\\. Run "repo-wiki init"`));
+    assert.equal(run(['init'], { cwd: sub }).code, 0);
+    assert.ok(fs.existsSync(path.join(sub, '.wiki', 'index.json')), 'init makes the wiki in the folder it is run in');
+    assert.match(run(['--help']).stdout.replace(/\s+/g, ' '), /--workspace DIR the workspace folder \(default: the nearest folder with a \.wiki\/, from the current one up; for init, the current one\)/);
   });
 
   it('reports a read-only workspace clearly and writes nothing', () => {
