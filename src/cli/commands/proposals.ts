@@ -8,7 +8,7 @@ import type { Io } from '../io';
 export const proposals: CliCommand = {
   name: 'proposals',
   summary: 'the page changes agents proposed, waiting for review',
-  description: 'list (the default) lists them, show prints one as accepting would write it, accept writes it as an ingest does, reject deletes it.',
+  description: 'list (the default) lists them; show prints one: a new page whole, an update as a unified diff against the page as it is now; accept writes it as an ingest does; reject deletes it.',
   usage: 'list | show ID | accept ID | reject ID',
   workspace: 'wiki',
   formats: ['text', 'json'],
@@ -18,7 +18,7 @@ export const proposals: CliCommand = {
 
 /**
  * `repo-wiki proposals …`: the pages agents proposed, waiting in .wiki/.cache/proposals/. `show`
- * prints the page as accepting would write it; `accept` writes it as an ingest does; `reject`
+ * prints a new page as accepting would write it, and an update as a diff against the page now; `accept` writes it as an ingest does; `reject`
  * deletes the proposal. Exit 0 on success, 2 on a usage error; a refusal throws its WikiError.
  */
 export async function proposalsCommand(core: LocalCore, args: readonly string[], format: 'text' | 'json', io: Io): Promise<number> {
@@ -73,7 +73,13 @@ async function show(core: LocalCore, id: string, format: 'text' | 'json', io: Io
   }
   io.out(`${proposal.id}  ${kind(proposal)} .wiki/pages/${proposal.page.slug}.md  by ${proposal.agent} at ${proposal.created}\nreason: ${proposal.reason}`);
   for (const problem of review.problems) io.err(`cannot be accepted: ${problem.path}: ${problem.message}`);
-  for (const change of review.changes) io.out(`--- .wiki/pages/${change.slug}.md as accepting writes it ---\n${change.after}`);
+  const { boundedPatchText } = await import('../../core/text/boundedDiff');
+  for (const change of review.changes) {
+    const file = `.wiki/pages/${change.slug}.md`;
+    // An update is told as what it changes, against the page as it is now; a new page whole.
+    if (change.before === undefined) io.out(`--- ${file}, new, as accepting writes it ---\n${change.after}`);
+    else io.out(boundedPatchText(`a/${file}`, `b/${file}`, change.before, change.after, 'now', 'as accepting writes it').trimEnd());
+  }
   return 0;
 }
 

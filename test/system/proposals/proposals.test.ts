@@ -139,6 +139,23 @@ describe('proposals: agents propose, people decide', function () {
     assert.deepEqual(Object.keys(after.frontmatter.anchors ?? {}), ['src/pipeline.ts:Pipeline.run']);
   });
 
+  it('show prints an update as a unified diff against the page now, and a new page whole', async () => {
+    const current = fs.readFileSync(at('.wiki/pages/request-pipeline.md'), 'utf8');
+    const update = await propose(box.core, { slug: 'request-pipeline', title: 'Request pipeline', summary: 'How a request flows.', body: '# Request pipeline\n\n`src/pipeline.ts:Pipeline.run` runs the middleware, then the router.\n' });
+    const shown = captured();
+    assert.equal(await proposalsCommand(box.core, ['show', update.id], 'text', shown.io), 0);
+    const text = shown.out.join('\n');
+    assert.match(text, /^--- a\/\.wiki\/pages\/request-pipeline\.md\tnow\n\+\+\+ b\/\.wiki\/pages\/request-pipeline\.md\tas accepting writes it\n@@ /m);
+    assert.match(text, /^\+`src\/pipeline\.ts:Pipeline\.run` runs the middleware, then the router\.$/m);
+    const unchangedLine = current.split('\n').find((line) => line.startsWith('created:'))!;
+    assert.ok(!text.includes(`+${unchangedLine}`) && !text.includes(`-${unchangedLine}`), 'an unchanged line is context, not a change');
+    assert.ok(text.length < current.length + 2000, 'not the whole page and then some');
+    const created = await propose(box.core);
+    const whole = captured();
+    assert.equal(await proposalsCommand(box.core, ['show', created.id], 'text', whole.io), 0);
+    assert.match(whole.out.join('\n'), /--- \.wiki\/pages\/completing-todos\.md, new, as accepting writes it ---\n---\ntitle:/);
+  });
+
   it('refuses a new page that duplicates one the wiki has, naming that page', async () => {
     const result = await proposePageChange(box.core.proposals, { ...NEW_PAGE, slug: 'pipeline-again', title: 'Request pipeline' }, AGENT);
     assert.ok('problems' in result);
