@@ -136,9 +136,10 @@ function integrationSuites(prepareWorkspace) {
 await step('deps', () => {
   harness('runtime.cjs').ensureNodeModules();
   // The tools' grep_code and find_symbol tests spawn ripgrep; the drift tests of other languages
-  // read real code from Debian's packages (Go, Rust, Java, C#, Ruby, PHP, C, C++; Python's is there).
+  // read real code from Debian's packages (Go, Rust, Java, C#, Ruby, PHP, C, C++; Python's is there);
+  // test/system/ci runs .pre-commit-hooks.yaml through the pre-commit framework.
   if (want('system')) {
-    harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', ...LANGUAGE_SOURCES, ...LANGUAGE_CORPUS]);
+    harness('runtime.cjs').ensureAptPackages(console.log, ['ripgrep', 'pre-commit', ...LANGUAGE_SOURCES, ...LANGUAGE_CORPUS]);
     harness('runtime.cjs').ensureDebianSources(console.log, DEBIAN_SOURCES);
   }
 });

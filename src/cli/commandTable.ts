@@ -1,4 +1,5 @@
 import type { CliCommand } from './command';
+import { agentsMd } from './commands/agentsMd';
 import { backlinks } from './commands/backlinks';
 import { drift } from './commands/drift';
 import { hookInstall } from './commands/hookInstall';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CliCommand[] = [
   indexMerge,
   ingest,
   mcp,
+  agentsMd,
   upkeep,
   backlinks,
   pageRename,

@@ -18,6 +18,7 @@ export class WikiError extends Error {
 export type WikiErrorCode =
   | 'no-wiki'
   | 'invalid-mcp-config'
+  | 'invalid-agents-section'
   | 'invalid-slug'
   | 'invalid-page'
   | 'read-only'
