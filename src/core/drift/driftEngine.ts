@@ -288,15 +288,17 @@ export class DriftEngine {
     const declared = citation.symbol ? await this.declaration(citation.path, citation.symbol) : undefined;
     const current = declared?.symbol;
     if (citation.symbol && !current) {
-      const movedTo = await this.findMoved(citation);
-      if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
-      // Every declaration's code is compared next: a file parsed on another thread is parsed again here, whole.
+      // The recorded code under a new name in the same file is the surest sign, and cheaper than the
+      // search: a copy elsewhere that declares the old name (a vendored or duplicated module) is no move.
+      // Every declaration's code is compared: a file parsed on another thread is parsed again here, whole.
       const whole = anchor && source.symbols ? await this.source(citation.path, 'all') : undefined;
       const symbols = whole?.exists ? whole.symbols : undefined;
       const renamed = symbols && findRenamed(symbols, citation.symbol, parseAnchor(anchor!));
       if (renamed) {
         return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: this.anchorOf({ path: citation.path, symbol: renamed, file: symbols }) });
       }
+      const movedTo = await this.findMoved(citation);
+      if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
     // Built only for an issue: in semantic mode it asks the type checker.
