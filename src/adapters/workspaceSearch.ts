@@ -1,23 +1,27 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import * as path from 'node:path';
+import { SYMBOL_FILE } from '../core/drift/citations';
 import type { SymbolSearch } from '../core/drift/driftEngine';
 import { isFileAccessError, isMissing, isNotAFile } from '../core/errors';
 import { nextTurn, turnDue } from '../core/eventLoopTurns';
 import type { FileSystem } from '../core/ports';
 
-const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next']);
-const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+// Dependencies and build output of every language drift parses: a symbol never moves into them.
+const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next', '__pycache__', 'venv', 'site-packages', 'target', 'vendor']);
 const MAX_FILES = 20000;
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Text search over the workspace's TS/JS files; the file list is listed once per instance. */
+/** Text search over the workspace's source files in the languages drift parses; the file list is listed once per instance. */
 export class WorkspaceSearch implements SymbolSearch {
   private listing?: Promise<string[]>;
 
   constructor(private readonly root: string, private readonly files: FileSystem) {}
 
-  async filesContaining(word: string): Promise<string[]> {
-    const files = await this.listed();
+  async filesContaining(words: string | readonly string[], only?: (file: string) => boolean): Promise<string[]> {
+    const listed = await this.listed();
+    // Only the files of the language asked for are read: a TS symbol's search reads no Python.
+    const files = only ? listed.filter(only) : listed;
+    const wanted = typeof words === 'string' ? [words] : words;
     const hits: string[] = [];
     const decoder = new TextDecoder();
     const matches = async (file: string) => {
@@ -29,7 +33,8 @@ export class WorkspaceSearch implements SymbolSearch {
         if (isNotAFile(error) || isFileAccessError(error)) return;
         throw error;
       }
-      if (decoder.decode(bytes).includes(word)) hits.push(file);
+      const text = decoder.decode(bytes);
+      if (wanted.some((word) => text.includes(word))) hits.push(file);
     };
     // Bounded concurrency: thousands of parallel opens would hit the file descriptor limit.
     // Reads may be synchronous (CLI, MCP, drift worker): between batches, the event loop gets its turns.
@@ -70,7 +75,7 @@ export class WorkspaceSearch implements SymbolSearch {
         const rel = dir ? `${dir}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
           if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) await walk(rel);
-        } else if (entry.isFile() && SOURCE.test(entry.name)) out.push(rel);
+        } else if (entry.isFile() && SYMBOL_FILE.test(entry.name)) out.push(rel);
       }
     };
     await walk('');

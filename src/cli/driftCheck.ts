@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { filesChangedSince, headCommit, pagesMentioning } from '../adapters/git/gitChanges';
 import type { LocalCore } from '../adapters/localCore';
 import { DriftCode } from '../core/drift/driftCodes';
-import { pagesCiting, type Citation } from '../core/drift/citations';
+import { citationsOf, pagesCiting, type Citation } from '../core/drift/citations';
 import type { DriftIssue, DriftReport } from '../core/drift/driftEngine';
 import { relocateCitation } from '../core/pages/pageEdits';
 import type { Wiki } from '../core/wiki/wiki';
@@ -17,13 +17,15 @@ import type { WikiPage } from '../core/model';
  * resolves is stamped again, so drift they have seen stops being reported. A refused stamp (a
  * log that is a link, the wiki busy, a page that does not exist) is returned, and the check still runs.
  * With `changed` (workspace-relative paths), only what the change touches is checked: edited pages,
- * and the citations into changed files (a citation into an unchanged file cannot have drifted by it).
+ * and the citations whose symbol resolves through a changed file (its own file, or a changed file
+ * behind a barrel among `barrels`); a citation that resolves through no changed file cannot have drifted by it.
  */
-export async function checkDrift({ wiki, engine }: LocalCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; dropped: number; fixed: string[]; stampError?: WikiError }> {
+export async function checkDrift({ wiki, engine }: LocalCore, options: { stamp: boolean; review?: readonly string[]; changed?: readonly string[]; barrels?: readonly string[]; candidates?: readonly string[]; fix?: boolean }): Promise<{ report: DriftReport; stamped: number; dropped: number; fixed: string[]; stampError?: WikiError }> {
   const review = options.review ?? [];
   const stamping = options.stamp || review.length > 0;
-  // Only the pages that mention a changed path can cite it: the rest are not even parsed, nor read when `candidates` names the pages to read.
-  let pages = await wiki.loadPages(options.changed && !stamping ? { mentioning: options.changed, slugs: options.candidates } : {});
+  const cited = options.changed && [...options.changed, ...(options.barrels ?? [])];
+  // Only the pages that mention a changed path (or a barrel of one) can cite it: the rest are not even parsed, nor read when `candidates` names the pages to read.
+  let pages = await wiki.loadPages(cited && !stamping ? { mentioning: cited, slugs: options.candidates } : {});
   let stamped = 0;
   let dropped = 0;
   const count = (result: { stamped: string[]; dropped?: string[] }) => {
@@ -47,8 +49,8 @@ export async function checkDrift({ wiki, engine }: LocalCore, options: { stamp: 
     }
     if (stamped || dropped) pages = await wiki.loadPages();
   }
-  let checked = options.changed ? onlyTouched(pages, options.changed) : pages;
-  const only = options.changed && changedCitations(options.changed);
+  let checked = cited ? onlyTouched(pages, cited) : pages;
+  const only = options.changed && (await changedCitations(engine, checked, options.changed, options.barrels ?? []));
   let report = await engine.check(checked, undefined, only);
   const fixed = options.fix ? await updateCitations(wiki, checked, report.issues) : [];
   if (fixed.length) {
@@ -78,13 +80,15 @@ async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly D
  * reads every page anyway), the only pages that can be touched: those one `git grep` finds
  * mentioning a changed file, and the changed pages themselves.
  */
-export async function changedSince({ wiki, parser }: Pick<LocalCore, 'wiki' | 'parser'>, ref: string, stamping: boolean): Promise<{ changed: string[]; candidates?: string[] }> {
+export async function changedSince({ wiki, parser, engine }: Pick<LocalCore, 'wiki' | 'parser' | 'engine'>, ref: string, stamping: boolean): Promise<{ changed: string[]; barrels: string[]; candidates?: string[] }> {
   const changed = await filesChangedSince(wiki.root, ref);
   // The changed files' grammars compile while git searches the pages and they are read. Settled: a
   // grammar that cannot load fails the check that needs it, with its own error.
   void Promise.allSettled(changed.map((file) => parser.prepare(file)));
-  if (stamping) return { changed };
-  return { changed, candidates: [...(await pagesMentioning(wiki.root, wiki.pagesDir, changed)), ...editedPages(wiki, changed)] };
+  // A page citing `src/index.ts:isHTTPError` checks the file index.ts re-exports it from.
+  const barrels = await engine.reExportersOf(changed);
+  if (stamping) return { changed, barrels };
+  return { changed, barrels, candidates: [...(await pagesMentioning(wiki.root, wiki.pagesDir, [...changed, ...barrels])), ...editedPages(wiki, changed)] };
 }
 
 /** The slugs of the pages among changed paths. */
@@ -93,10 +97,18 @@ function editedPages(wiki: Wiki, changed: readonly string[]): string[] {
   return changed.filter((file) => path.posix.dirname(file) === folder && file.endsWith('.md')).map((file) => path.posix.basename(file, '.md'));
 }
 
-/** What a change can have made wrong: every citation of an edited page, and citations into a changed file. */
-function changedCitations(changed: readonly string[]): (citation: Citation, page: WikiPage) => boolean {
+/** What a change can have made wrong: every citation of an edited page, citations into a changed file, and those a barrel resolves to one. */
+async function changedCitations(engine: LocalCore['engine'], pages: readonly WikiPage[], changed: readonly string[], barrels: readonly string[]): Promise<(citation: Citation, page: WikiPage) => boolean> {
   const paths = new Set(changed);
-  return (citation, page) => paths.has(page.relPath) || paths.has(citation.path);
+  const barrelPaths = new Set(barrels);
+  const behindBarrel = new Set<Citation>();
+  for (const page of pages) {
+    for (const citation of citationsOf(page)) {
+      if (!citation.symbol || citation.outside || paths.has(citation.path) || !barrelPaths.has(citation.path)) continue;
+      if ((await engine.resolvedThrough(citation)).some((file) => paths.has(file))) behindBarrel.add(citation);
+    }
+  }
+  return (citation, page) => paths.has(page.relPath) || paths.has(citation.path) || behindBarrel.has(citation);
 }
 
 /** The pages a change touches: those edited, and those citing a changed file. */

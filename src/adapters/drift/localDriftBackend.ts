@@ -45,9 +45,9 @@ export class LocalDriftBackend implements DriftBackend {
     return { ...report, pages: citing.map((page) => page.relPath), paths: change.paths };
   }
 
-  async locate(citation: CitedCode): Promise<{ path: string; line: number } | undefined> {
+  async locate(citation: CitedCode): Promise<{ path: string; line: number; symbol?: string } | undefined> {
     const found = await this.engine.locate(citation);
-    return found && { path: found.path, line: found.line };
+    return found && { path: found.path, line: found.line, ...(found.symbol ? { symbol: found.symbol } : {}) };
   }
 
   currentAnchor(citation: CitedCode & { outside: boolean }): Promise<string | undefined> {

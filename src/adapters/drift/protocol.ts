@@ -18,7 +18,7 @@ export interface DriftResponses {
   check: ScopedDriftReport;
   sourcesChanged: ScopedDriftReport;
   stamp: StampResult;
-  locate: { path: string; line: number } | null;
+  locate: { path: string; line: number; symbol?: string } | null;
   symbols: SourceSymbol[];
   anchor: string | null;
   whatChanged: WhatChanged;

@@ -19,7 +19,7 @@ export class WorkerDriftBackend implements DriftBackend {
     return (await this.client()).request({ kind: 'sourcesChanged', root: this.root, ...change }, signal);
   }
 
-  async locate(citation: CitedCode): Promise<{ path: string; line: number } | undefined> {
+  async locate(citation: CitedCode): Promise<{ path: string; line: number; symbol?: string } | undefined> {
     return (await (await this.client()).request({ kind: 'locate', root: this.root, path: citation.path, symbol: citation.symbol })) ?? undefined;
   }
 

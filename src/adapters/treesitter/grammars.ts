@@ -14,6 +14,8 @@ export interface Grammar {
   comments: Query;
   /** The comments' node types. */
   commentTypes: ReadonlySet<string>;
+  /** Every parenthesized node of a file, for the language's redundant parentheses (see LanguageRules.redundantParens). */
+  parens?: Query;
   /** Node types whose children are walked from JavaScript (statement blocks, preprocessor groups, ...). */
   walk: ReadonlySet<string>;
   /** Node types that never hold a declaration: skipped. */
@@ -85,6 +87,7 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
     declarations: new Query(language, declarations.join('\n')),
     comments: new Query(language, [...comments].map((type) => `(${type}) @comment`).join('\n')),
     commentTypes: comments,
+    ...(rules.redundantParens ? { parens: new Query(language, `(${rules.redundantParens.type}) @paren`) } : {}),
     walk: new Set([...WALKED, ...(rules.walk ?? [])].filter((type) => !rules.opaque?.includes(type))),
     opaque: new Set(rules.opaque),
   };

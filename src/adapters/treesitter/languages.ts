@@ -1,5 +1,7 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { SymbolKind } from '../../core/drift/symbols';
+import type { ReExport, SymbolKind } from '../../core/drift/symbols';
+import { redundantPythonParens } from './pythonParens';
+import { pythonReExports } from './pythonReExports';
 
 /**
  * How one kind of syntax node declares a symbol. `names` gives its name(s) (none: not a symbol
@@ -47,6 +49,10 @@ export interface LanguageRules {
   commentLike?: readonly string[];
   /** `'` and `"` quote the same strings (Python): a formatter's choice of quotes is not a change. */
   sameQuotes?: boolean;
+  /** Parentheses a formatter may add or drop: a node type, and which of its nodes are redundant (hashed without their parentheses). */
+  redundantParens?: { type: string; redundant(node: Node): boolean };
+  /** What a module exports from other modules (Python's module-level `from … import`), read from its syntax tree. */
+  reExports?: (root: Node) => ReExport[];
 }
 
 const field = (name: string) => (node: Node) => node.childForFieldName(name);
@@ -210,6 +216,8 @@ export const LANGUAGES: Record<string, LanguageRules> = uniform({
     opaque: ['import_statement', 'import_from_statement', 'future_import_statement'],
     commentStarts: '#',
     sameQuotes: true,
+    reExports: pythonReExports,
+    redundantParens: { type: 'parenthesized_expression', redundant: redundantPythonParens },
     declarations: {
       class_definition: container('class'),
       function_definition: rule('function'),
@@ -389,6 +397,8 @@ function uniform(languages: Record<string, LanguageRules>): Record<string, Langu
       commentStarts: rules.commentStarts,
       commentLike: rules.commentLike ?? [],
       sameQuotes: rules.sameQuotes ?? false,
+      reExports: rules.reExports,
+      redundantParens: rules.redundantParens,
     };
     done.set(rules, same);
     result[extension] = same;

@@ -1,6 +1,6 @@
 // A file's symbols, made from its packed outline and hashed only when read: a scan reads a few
 // symbols of each of thousands of files.
-import { hex8, type FileSymbols, type SourceSymbol, type SymbolKind } from '../../core/drift/symbols';
+import { hex8, type FileSymbols, type ReExport, type SourceSymbol, type SymbolKind } from '../../core/drift/symbols';
 import { groupByParent, indexNames, KINDS, offsetOf, piecesAt, type NameIndex, type Outline, type Piece } from './packedOutline';
 import { combined, FNV_OFFSET, type TokenText } from './tokenHash';
 
@@ -9,7 +9,7 @@ import { combined, FNV_OFFSET, type TokenText } from './tokenHash';
  * Names are found in the outline's one string, through two number arrays built on the first
  * lookup: a table of every declaration's name would cost far more memory across thousands of files.
  */
-export function symbolsOf(outline: Outline, tokens: TokenText, partial?: FileSymbols['partial']): FileSymbols {
+export function symbolsOf(outline: Outline, tokens: TokenText, partial?: FileSymbols['partial'], reExports?: readonly ReExport[]): FileSymbols {
   const { numbers, names } = outline;
   const computed = new Map<string, SourceSymbol>();
   let index: NameIndex | undefined;
@@ -31,6 +31,7 @@ export function symbolsOf(outline: Outline, tokens: TokenText, partial?: FileSym
   let fingerprint: string | undefined;
   return {
     partial,
+    ...(reExports ? { reExports: () => reExports } : {}),
     get symbols() {
       if (partial) throw new Error('Only the wanted declarations of this file were read: parse it again, wanting nothing, to read every declaration.');
       if (!all) {

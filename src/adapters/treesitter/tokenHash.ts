@@ -1,5 +1,5 @@
 // A declaration's fingerprint is FNV-1a over its text as tokens: comments, whitespace, a comma
-// before a closing bracket and a backslash ending a line left out (see TokenText).
+// before a closing bracket, a backslash ending a line and redundant parentheses left out (see TokenText).
 import type { Node, QueryCapture } from '@vscode/tree-sitter-wasm';
 import type { LanguageRules } from './languages';
 
@@ -13,25 +13,36 @@ const DOUBLE_QUOTE = 34;
 /** `)`, `]` and `}`: a comma before one of them is a formatter's. */
 const CLOSERS: ReadonlySet<number> = new Set([41, 93, 125]);
 const NEWLINE = 10;
+const OPEN_PAREN = 40;
+const CLOSE_PAREN = 41;
 
 /** What hashing a language's text needs to know: the characters a comment can start with (a range without them has no comment), and whether its quotes are alike. */
 interface TokenSyntax {
   commentStarts: readonly number[];
   sameQuotes: boolean;
+  parens?: LanguageRules['redundantParens'];
 }
 
 export function tokenSyntax(rules: LanguageRules): TokenSyntax {
-  return { commentStarts: [...(rules.commentStarts ?? '/')].map((char) => char.charCodeAt(0)), sameQuotes: rules.sameQuotes === true };
+  return { commentStarts: [...(rules.commentStarts ?? '/')].map((char) => char.charCodeAt(0)), sameQuotes: rules.sameQuotes === true, parens: rules.redundantParens };
+}
+
+/** The redundant parentheses among parenthesized nodes, as [start, end) pairs of one character each, skipped like comments. */
+export function redundantParenPairs(captures: readonly QueryCapture[], parens: NonNullable<LanguageRules['redundantParens']>): number[] {
+  const pairs: number[] = [];
+  for (const { node } of captures) if (parens.redundant(node)) pairs.push(node.startIndex, node.startIndex + 1, node.endIndex - 1, node.endIndex);
+  return pairs;
 }
 
 /**
- * A file's text, hashed as tokens: comments, whitespace, a comma before a closing bracket and a
- * backslash ending a line skipped (in Python, `'` hashed as `"`). Comments are known only in
- * the ranges `cover` looked into while the tree was alive; a hash elsewhere that may hold one
- * (a comment's first character is in it) gets every comment of the file, from a second parse.
+ * A file's text, hashed as tokens: comments, whitespace, a comma before a closing bracket, a
+ * backslash ending a line and redundant parentheses (Python's `return (x)`) skipped (in Python,
+ * `'` hashed as `"`). Comments and redundant parentheses ("skips") are known only in the ranges
+ * `cover` looked into while the tree was alive; a hash elsewhere that may hold one (its first
+ * character is in it) gets every skip of the file, from a second parse.
  */
 export class TokenText {
-  /** The comments known, as [start, end) pairs in one flat list; sorted when `sorted`. */
+  /** The comments and redundant parentheses known, as [start, end) pairs in one flat list; sorted when `sorted`. */
   private comments: number[] = [];
   private sorted = true;
   /** Where comments were looked for, as [start, end) pairs. */
@@ -40,6 +51,7 @@ export class TokenText {
   private readonly first: number;
   private readonly second: number;
   private readonly sameQuotes: boolean;
+  private readonly parens: TokenSyntax['parens'];
 
   constructor(
     private readonly text: string,
@@ -50,6 +62,7 @@ export class TokenText {
     this.first = syntax.commentStarts[0];
     this.second = syntax.commentStarts[1] ?? syntax.commentStarts[0];
     this.sameQuotes = syntax.sameQuotes;
+    this.parens = syntax.parens;
   }
 
   /** How many lines end in [start, end). */
@@ -69,7 +82,7 @@ export class TokenText {
   /** Whether [start, end) may hold a comment: a comment may start in it. */
   private mayHaveComment(start: number, end: number): boolean {
     const stop = Math.min(end, this.text.length);
-    for (let i = start; i < stop; i++) if (this.mayStartComment(i)) return true;
+    for (let i = start; i < stop; i++) if (this.mayStartComment(i) || (this.parens && this.text.charCodeAt(i) === OPEN_PAREN)) return true;
     return false;
   }
 
@@ -82,6 +95,10 @@ export class TokenText {
     const comments = this.comments;
     const stop = Math.min(end, this.text.length);
     for (let i = start; i < stop; i++) {
+      if (this.parens && this.text.charCodeAt(i) === OPEN_PAREN) {
+        this.coverParen(i, root);
+        continue;
+      }
       if (!this.mayStartComment(i)) continue;
       for (let node: Node | null = root.descendantForIndex(i); node && node.startIndex === i; node = node.parent) {
         if (this.commentTypes.has(node.type)) {
@@ -97,9 +114,24 @@ export class TokenText {
     this.covered.push(start, end);
   }
 
-  addComments(captures: QueryCapture[], start: number, end: number): void {
+  /** Redundant parentheses opened at `at` (the node there, or one that starts there too): both skipped. */
+  private coverParen(at: number, root: Node): void {
+    for (let node: Node | null = root.descendantForIndex(at); node && node.startIndex === at; node = node.parent) {
+      if (node.type === this.parens!.type) {
+        if (this.parens!.redundant(node) && this.text.charCodeAt(node.endIndex - 1) === CLOSE_PAREN) {
+          this.comments.push(at, at + 1, node.endIndex - 1, node.endIndex);
+          this.sorted = false;
+        }
+        return;
+      }
+      if (node.id === root.id) return;
+    }
+  }
+
+  /** Skips ([start, end) pairs) found by queries over [start, end). */
+  addSkips(pairs: readonly number[], start: number, end: number): void {
     const comments = this.comments;
-    for (const { node } of captures) comments.push(node.startIndex, node.endIndex);
+    for (const at of pairs) comments.push(at);
     this.sorted = false;
     if (start === 0 && end >= this.text.length) this.all = true;
     else this.covered.push(start, end);

@@ -23,7 +23,7 @@ import { outlineFor } from './outlineWalk';
 import { packOutline } from './packedOutline';
 import { ParsePool, type ReadBytes } from './parsePool';
 import { packAnswers, unpackAnswers } from './threadAnswers';
-import { tokenSyntax, TokenText } from './tokenHash';
+import { redundantParenPairs, tokenSyntax, TokenText } from './tokenHash';
 import { WantedWords } from './wantedWords';
 
 /** Whether drift reads symbols of this file with tree-sitter. */
@@ -70,11 +70,11 @@ export class TreeSitterParser implements SymbolParser {
     const { rules, grammar } = this.grammarOf(fileName);
     const tree = this.parseTree(fileName, text, grammar);
     try {
-      const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allComments(fileName, text, grammar));
+      const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allSkips(fileName, text, grammar, rules));
       const { index, partial } = outlineFor(tree.rootNode, grammar, rules, wanted && WantedWords.of(text, wanted));
-      if (wanted?.wholeFile) tokens.addComments(grammar.comments.captures(tree.rootNode), 0, text.length);
+      if (wanted?.wholeFile) tokens.addSkips(skipsOf(tree, grammar, rules), 0, text.length);
       for (const name of wanted?.names ?? []) index.prepare(name, tokens);
-      return symbolsOf(packOutline(index.pieces), tokens, partial);
+      return symbolsOf(packOutline(index.pieces), tokens, partial, rules.reExports?.(tree.rootNode));
     } finally {
       tree.delete(); // WebAssembly memory is not garbage-collected
     }
@@ -121,15 +121,21 @@ export class TreeSitterParser implements SymbolParser {
     return tree;
   }
 
-  /** Every comment of a file, for a hash nobody asked for at parse time: parsed again. */
-  private allComments(fileName: string, text: string, grammar: Grammar): number[] {
+  /** Every comment and redundant parenthesis of a file, for a hash nobody asked for at parse time: parsed again. */
+  private allSkips(fileName: string, text: string, grammar: Grammar, rules: LanguageRules): number[] {
     const tree = this.parseTree(fileName, text, grammar);
     try {
-      return grammar.comments.captures(tree.rootNode).flatMap(({ node }) => [node.startIndex, node.endIndex]);
+      return skipsOf(tree, grammar, rules);
     } finally {
       tree.delete();
     }
   }
+}
+
+/** What a hash skips in a whole tree: its comments and redundant parentheses, as [start, end) pairs. */
+function skipsOf(tree: Tree, grammar: Grammar, rules: LanguageRules): number[] {
+  const comments = grammar.comments.captures(tree.rootNode).flatMap(({ node }) => [node.startIndex, node.endIndex]);
+  return grammar.parens && rules.redundantParens ? [...comments, ...redundantParenPairs(grammar.parens.captures(tree.rootNode), rules.redundantParens)] : comments;
 }
 
 function rulesOf(file: string): LanguageRules | undefined {

@@ -27,7 +27,7 @@ export const drift: CliCommand = {
     const workspace = await core();
     const { wiki } = workspace;
     const stamp = options.stamp || options.review.length > 0;
-    const scope: { changed?: string[]; candidates?: string[] } = options.changedSince === undefined ? {} : await changedSince(workspace, options.changedSince, stamp);
+    const scope: { changed?: string[]; barrels?: string[]; candidates?: string[] } = options.changedSince === undefined ? {} : await changedSince(workspace, options.changedSince, stamp);
     const { changed } = scope;
     const { report, stamped, dropped, fixed, stampError } = await checkDrift(workspace, { ...options, ...scope });
     if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);

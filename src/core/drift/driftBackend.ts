@@ -37,8 +37,8 @@ export interface DriftBackend {
   check(options?: DriftCheckOptions, signal?: AbortSignal): Promise<ScopedDriftReport>;
   /** Forgets the changed files, then re-checks the pages that cite them (every page when files came or went). */
   sourcesChanged(change: SourcesChange, signal?: AbortSignal): Promise<ScopedDriftReport>;
-  /** Where a citation's code is now; undefined when it does not resolve. */
-  locate(citation: CitedCode): Promise<{ path: string; line: number } | undefined>;
+  /** Where a citation's code is declared now (after re-exports: the file and name it has there); undefined when it does not resolve. */
+  locate(citation: CitedCode): Promise<{ path: string; line: number; symbol?: string } | undefined>;
   /** The fingerprint a citation would be stamped with now; undefined when it does not resolve. */
   currentAnchor(citation: CitedCode & { outside: boolean }): Promise<string | undefined>;
   /** The declarations of a file's text, as drift parses them. */

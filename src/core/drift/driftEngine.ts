@@ -5,11 +5,14 @@ import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
 import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
-import { answersWanted, CONTAINER_KINDS, containerShape, fileAnchor, hex8, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
+import { reExportersOf } from './barrels';
+import { moduleCandidates } from './modules';
+import { answersWanted, CONTAINER_KINDS, containerShape, fileAnchor, hex8, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type ReExport, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
 /** Finds workspace files that might declare a symbol, for `moved-symbol`. Paths are workspace-relative. */
 export interface SymbolSearch {
-  filesContaining(word: string): Promise<string[]>;
+  /** The files that contain a word (any of several); with `only`, among those it accepts (one language's), so no other file is read. */
+  filesContaining(words: string | readonly string[], only?: (file: string) => boolean): Promise<string[]>;
   /** The files directly in a folder (workspace-relative), where a renamed file would be. */
   filesIn?(folder: string): Promise<string[]>;
 }
@@ -49,7 +52,6 @@ interface Declared {
 const BATCH_FILES = 32;
 /** Barrels rarely nest deeply; this bounds a cycle the `seen` set does not catch. */
 const MAX_REEXPORT_HOPS = 16;
-const MODULE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /** Checks code citations against the code. Caches each cited file until `invalidate` says it changed. */
 export class DriftEngine {
@@ -198,7 +200,8 @@ export class DriftEngine {
    * (`export { X } from`, `export *`, `export { X as Y }`, an import exported again), followed
    * through barrels by module path alone, never through a whole program.
    */
-  private async declaration(relPath: string, name: string, seen = new Set<string>()): Promise<Declared | undefined> {
+  private async declaration(relPath: string, name: string, seen = new Set<string>(), through?: Set<string>): Promise<Declared | undefined> {
+    through?.add(relPath);
     const source = await this.source(relPath, { names: [name] });
     if (!source.exists || !source.symbols) return undefined;
     const symbol = source.symbols.get(name);
@@ -207,24 +210,47 @@ export class DriftEngine {
     if (seen.has(key) || seen.size >= MAX_REEXPORT_HOPS) return undefined;
     seen.add(key);
     const [head, ...rest] = name.split('.');
-    for (const entry of source.symbols.reExports?.() ?? []) {
+    for (const entry of (await this.reExportsOf(relPath)) ?? []) {
       const target = entry.exported === '*' ? name : entry.exported !== head ? undefined : entry.imported === '*' ? rest.join('.') : [entry.imported, ...rest].join('.');
       if (!target) continue; // not this name, or a namespace re-export cited as a whole
-      const module = await this.resolveModule(relPath, entry.from);
-      const found = module && (await this.declaration(module, target, seen));
+      const module = await this.resolveModule(relPath, entry.from, through);
+      const found = module && (await this.declaration(module, target, seen, through));
       if (found) return found;
     }
     return undefined;
   }
 
-  /** A relative module specifier as a workspace file: the TS/JS file it names, with or without extension, or its folder's index. */
-  private async resolveModule(fromPath: string, specifier: string): Promise<string | undefined> {
-    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined; // a package: not this workspace's code
-    const base = path.posix.join(path.posix.dirname(fromPath), specifier);
-    if (base.startsWith('../')) return undefined;
-    const stem = base.replace(/\.(m|c)?jsx?$/, '');
-    const candidates = TS_LIKE.test(base) ? [base, ...MODULE_EXTENSIONS.map((ext) => stem + ext)] : [...MODULE_EXTENSIONS.map((ext) => base + ext), ...MODULE_EXTENSIONS.map((ext) => `${base}/index${ext}`)];
-    for (const candidate of candidates) if ((await this.source(candidate)).exists) return candidate;
+  /**
+   * What a file exports from other modules; undefined when it is gone or its language has none. A
+   * file parsed on another thread did not say: it is parsed again here (a barrel's citations only).
+   */
+  async reExportsOf(relPath: string): Promise<readonly ReExport[] | undefined> {
+    let source = await this.source(relPath);
+    if (source.exists && source.symbols?.partial && !source.symbols.reExports) source = await this.source(relPath, 'all');
+    return source.exists ? source.symbols?.reExports?.() : undefined;
+  }
+
+  /**
+   * Every file a citation's symbol resolves through now (its own file, each barrel on the way and
+   * each file a module specifier may name, there or not): a change to any of them can change its verdict.
+   */
+  async resolvedThrough(citation: Pick<Citation, 'path' | 'symbol'>): Promise<string[]> {
+    const through = new Set<string>([citation.path]);
+    if (citation.symbol) await this.declaration(citation.path, citation.symbol, new Set(), through);
+    return [...through];
+  }
+
+  /** The files that re-export from one of `changed`, through any number of barrels (see barrels.ts). */
+  reExportersOf(changed: readonly string[]): Promise<string[]> {
+    return reExportersOf(changed, { search: this.search, reExportsOf: (file) => this.reExportsOf(file), sameLanguage });
+  }
+
+  /** A module specifier as a workspace file (see moduleCandidates); `through` collects every file tried. */
+  private async resolveModule(fromPath: string, specifier: string, through?: Set<string>): Promise<string | undefined> {
+    for (const candidate of moduleCandidates(fromPath, specifier)) {
+      through?.add(candidate);
+      if ((await this.source(candidate)).exists) return candidate;
+    }
     return undefined;
   }
 
@@ -262,15 +288,17 @@ export class DriftEngine {
     const declared = citation.symbol ? await this.declaration(citation.path, citation.symbol) : undefined;
     const current = declared?.symbol;
     if (citation.symbol && !current) {
-      const movedTo = await this.findMoved(citation);
-      if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
-      // Every declaration's code is compared next: a file parsed on another thread is parsed again here, whole.
+      // The recorded code under a new name in the same file is the surest sign, and cheaper than the
+      // search: a copy elsewhere that declares the old name (a vendored or duplicated module) is no move.
+      // Every declaration's code is compared: a file parsed on another thread is parsed again here, whole.
       const whole = anchor && source.symbols ? await this.source(citation.path, 'all') : undefined;
       const symbols = whole?.exists ? whole.symbols : undefined;
       const renamed = symbols && findRenamed(symbols, citation.symbol, parseAnchor(anchor!));
       if (renamed) {
         return issue(DriftCode.RenamedSymbol, `${citation.symbol} was renamed to ${renamed.name} in ${citation.path}: a declaration with the same code is there under the new name.`, { renamedTo: renamed.name, anchor: this.anchorOf({ path: citation.path, symbol: renamed, file: symbols }) });
       }
+      const movedTo = await this.findMoved(citation);
+      if (movedTo) return issue(DriftCode.MovedSymbol, `${citation.symbol} is no longer in ${citation.path}; it is now declared in ${movedTo}.`, { movedTo });
       return issue(DriftCode.MissingSymbol, `${citation.symbol} is not declared in ${citation.path}.`);
     }
     // Built only for an issue: in semantic mode it asks the type checker.
@@ -317,13 +345,13 @@ export class DriftEngine {
     return undefined;
   }
 
-  /** Another TS/JS file that declares the symbol: text search first, then a parse to confirm. */
+  /** Another file of the same language that declares the symbol: text search first, then a parse to confirm. */
   private async findMoved(citation: Citation): Promise<string | undefined> {
     const symbol = citation.symbol!;
     const word = symbol.split('.')[0];
     // Any module may have a default export: another file's is a different one, not this one moved.
     if (word === 'default') return undefined;
-    const candidates = (await this.search.filesContaining(word)).filter((file) => file !== citation.path && sameLanguage(file, citation.path)).sort();
+    const candidates = (await this.search.filesContaining(word, (file) => sameLanguage(file, citation.path))).filter((file) => file !== citation.path && sameLanguage(file, citation.path)).sort();
     for (const candidate of candidates) {
       const source = await this.source(candidate, { names: [symbol] });
       if (source.exists && source.symbols?.get(symbol)) return candidate;
@@ -449,7 +477,7 @@ function hasMembers(symbols: ReadonlyMap<string, SourceSymbol>, container: Sourc
 
 
 /** A symbol moves within its language: TS and JS files are one language, so are C and C++. */
-function sameLanguage(a: string, b: string): boolean {
+export function sameLanguage(a: string, b: string): boolean {
   const family = (file: string) => (TS_LIKE.test(file) ? 'ts' : /\.(c|h|cc|cpp|cxx|hh|hpp|hxx)$/i.test(file) ? 'c' : path.extname(file).toLowerCase());
   return SYMBOL_FILE.test(a) && family(a) === family(b);
 }

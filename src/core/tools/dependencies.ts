@@ -13,7 +13,8 @@ export interface ToolDependencies {
   pages(): Promise<readonly WikiPage[]>;
   /** Slug → age tag ("stable for 3 months (+2)") for these pages; omitted where git cannot tell. */
   ages?(pages: readonly WikiPage[]): Promise<ReadonlyMap<string, string>>;
-  drift: Pick<DriftBackend, 'check'>;
+  /** `locate` resolves a citation as drift does (through re-exports), for read_code. */
+  drift: Pick<DriftBackend, 'check' | 'locate'>;
   /** The guarded file access: reads stay in the workspace, never a secret, a link out or a FIFO. */
   files: Pick<FileSystem, 'readFile'>;
   /** Declarations of a file, as drift parses them. */

@@ -23,7 +23,7 @@ const input = z.strictObject({
 /** What a citation asks for: a whole file, a declaration, or 1-based lines. */
 type CodeRequest = { path: string; symbol?: string; lines?: { start: number; end: number } };
 
-export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'deadlineMs'>): WikiTool {
+export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'drift' | 'deadlineMs'>): WikiTool {
   return defineTool({
     name: 'read_code',
     description:
@@ -46,7 +46,7 @@ export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'sy
         const symbols = await declarationsOf(deps, request.path, file.text);
         if (symbols === 'too-deep') return failure(`${request.path} is nested too deeply to parse, so its declarations cannot be found; read a line range instead, e.g. ${request.path}#L1-L200.`, 'refused: nested too deeply to parse');
         const symbol = symbols.find((s) => s.name === request.symbol);
-        if (!symbol) return failure(`${request.symbol} is not declared in ${request.path}. Use find_symbol to find where it is declared.`, 'symbol not found');
+        if (!symbol) return (await reExported(deps, request.path, request.symbol)) ?? failure(`${request.symbol} is not declared in ${request.path}. Use find_symbol to find where it is declared.`, 'symbol not found');
         return showLines(request, lines, symbol.startLine + 1, symbol.endLine + 1, `${request.path}:${request.symbol}`);
       }
       if (!lines.length) return success(`${request.path} is empty.`, 'empty file', [request.path]);
@@ -58,6 +58,23 @@ export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'sy
       return showLines(request, lines, start, Math.min(end, lines.length), `${request.path}#L${start}-L${end}`);
     },
   });
+}
+
+/**
+ * A symbol a file re-exports (a barrel, a package's `__init__.py`), resolved as drift resolves its
+ * citation: the declaration's lines, headed by where it is declared. Undefined when drift does not resolve it elsewhere either.
+ */
+async function reExported(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbolsOf' | 'drift'>, cited: string, name: string): Promise<ToolResult | undefined> {
+  const found = await deps.drift.locate({ path: cited, symbol: name });
+  if (!found?.symbol || (found.path === cited && found.symbol === name)) return undefined;
+  const file = await readWorkspaceText(deps, found.path);
+  if (isResult(file)) return file;
+  const symbols = file.cut ? [] : await declarationsOf(deps, found.path, file.text);
+  const symbol = symbols !== 'too-deep' && symbols.find((s) => s.name === found.symbol);
+  if (!symbol) return undefined;
+  const lines = file.text.split('\n').map((line) => line.replace(/\r$/, ''));
+  const declared = `${found.path}:${found.symbol}`;
+  return showLines({ path: found.path }, lines, symbol.startLine + 1, symbol.endLine + 1, declared, false, `${cited}:${name} is re-exported from ${declared}, where it is declared:`);
 }
 
 function parseRequest(citation: string): CodeRequest | string {
@@ -77,9 +94,9 @@ function parseRequest(citation: string): CodeRequest | string {
 
 /**
  * Lines `first`–`last` (1-based) with their numbers, cut at MAX_CODE_LINES or MAX_CODE_CHARS
- * with a note; `read` names only what was shown, so an answer can cite it as verified.
+ * with a note (after `lead`, when given); `read` names only what was shown, so an answer can cite it as verified.
  */
-function showLines(request: CodeRequest, lines: readonly string[], first: number, last: number, asked: string, fileCut = false): ToolResult {
+function showLines(request: CodeRequest, lines: readonly string[], first: number, last: number, asked: string, fileCut = false, lead?: string): ToolResult {
   const width = String(last).length;
   const shown: string[] = [];
   let chars = 0;
@@ -98,5 +115,5 @@ function showLines(request: CodeRequest, lines: readonly string[], first: number
   if (lastShown < last) notes.push(`[cut: ${range} of ${first}–${last} are shown; read ${request.path}#L${lastShown + 1}-L${last} for more]`);
   if (fileCut) notes.push(`[cut: ${request.path} is larger than Repo Wiki reads at once; read a line range for the rest]`);
   const read = complete ? asked : `${request.path}#L${first}-L${lastShown}`;
-  return success([`${asked} (${range})`, ...shown, ...notes].join('\n'), complete ? range : `${range}, cut`, [read]);
+  return success([...(lead ? [lead] : []), `${asked} (${range})`, ...shown, ...notes].join('\n'), complete ? range : `${range}, cut`, [read]);
 }
