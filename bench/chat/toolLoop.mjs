@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { openLocalCore } = require('../../out/src/adapters/localCore.js');
@@ -19,7 +19,7 @@ const { buildPrompt, catalog, estimateTokens } = require('../../out/src/core/cha
 const { WikiRetriever } = require('../../out/src/core/chat/retrieval.js');
 
 const ROUNDS = 5;
-const ANSWERS = 200;
+const ANSWERS = sized(200, 5);
 const GOAL_MS = 10;
 const CALLS = [
   { name: 'search_wiki', input: { query: 'error responses' } },

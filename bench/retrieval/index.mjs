@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { ms, seededText, stats } from '../lib.mjs';
+import { ms, seededText, sized, stats } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,8 +71,8 @@ for (const [label, questions] of sets) {
 }
 
 // Cost on a generated wiki, as bench/chat/retrieval.mjs builds it.
-const PAGES = 2000;
-const QUERIES = 500;
+const PAGES = sized(2000, 100);
+const QUERIES = sized(500, 10);
 const WORDS = ['router', 'middleware', 'cache', 'retry', 'session', 'token', 'queue', 'schema', 'migration', 'index', 'handler', 'timeout', 'payload', 'stream', 'webhook', 'billing', 'tenant', 'audit', 'search', 'upload', 'retries', 'caching', 'sessions', 'handlers', 'deploys', 'invoices'];
 const { pick, sentence } = seededText(WORDS);
 const encoder = new TextEncoder();
