@@ -2,7 +2,7 @@
 // from parsed pages, the message to the webview, then the real dist/graph.js (force-graph) in
 // headless Chromium from the data arriving to its first frame on the canvas. Also the longest
 // main-thread task while the layout settles (the view must not freeze) and the time it takes to settle.
-// Needs `npm run build` (dist/) and `npx tsc -p tsconfig.test.json` (out/) first.
+// Needs `npm run build` (dist/) and out/ (compiled by npm run bench) first.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

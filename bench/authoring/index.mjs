@@ -2,7 +2,7 @@
 // symbol completion in a cited file (p50/p95 against the goals: link completion < 20 ms, symbol
 // completion < 30 ms), and renaming a page linked from 500 pages on disk (goal < 1 s) against a
 // baseline measured in the same run: rewriting those 500 files with a string replace, no parsing.
-// Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// Needs out/ (compiled by npm run bench) first.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

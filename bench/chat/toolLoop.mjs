@@ -5,7 +5,7 @@
 // Goal: loop overhead p95 < 10 ms per round.
 // Also: the input tokens of a five-round answer with prompt caching (each round reads the prefix
 // before it from the cache at a tenth of the price, and writes its new part at 1.25x) against
-// resending everything each round. Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// resending everything each round. Needs out/ (compiled by npm run bench) first.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

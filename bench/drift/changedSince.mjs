@@ -3,7 +3,7 @@
 // runs it on a pull request, against a plain `repo-wiki drift` of the same wiki in the same run.
 // Goal: under 500 ms. Each run is a fresh CLI process, so node's start and loading the bundle (with
 // TypeScript) count; the same work in one warm process is printed beside it. Needs `npm run build`
-// (dist/cli.js) and `npx tsc -p tsconfig.test.json` (out/) first.
+// (dist/cli.js) and out/ (compiled by npm run bench) first.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

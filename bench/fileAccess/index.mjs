@@ -8,7 +8,7 @@
 // Then grep_code over the same generated files with the hostile glob of issue 36 against ordinary
 // grep_code calls (../tools/hostileGlob.mjs), where rg is found, and files nested too deeply to
 // parse against ordinary ones (../tools/deepFile.mjs).
-// Needs `npx tsc -p tsconfig.test.json` (out/) first; run with `node --expose-gc`.
+// Needs out/ (compiled by npm run bench) first; run with `node --expose-gc`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
 // Quality: recall@3 and MRR on test/fixtures/recall-wiki (paraphrased questions; the first half of
 // questions.json, even indexes, was used for tuning, odd indexes and questions-holdout.json were not).
 // Cost: index build and query p50/p95 on 2,000 generated pages.
-// Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// Needs out/ (compiled by npm run bench) first.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';

@@ -3,7 +3,7 @@
 // Before the first run, 20 cited functions are deleted and 30 pages are superseded and left
 // untouched for 200 days, so that run marks pages stale, archives pages, rebuilds the index and logs;
 // later runs are the daily case, with nothing to change. Each run is a fresh CLI process, as CI and
-// a terminal run it. Needs `npm run build` (dist/cli.js) and `npx tsc -p tsconfig.test.json` (out/).
+// a terminal run it. Needs `npm run build` (dist/cli.js) and out/ (compiled by npm run bench).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
