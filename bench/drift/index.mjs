@@ -13,7 +13,7 @@
 // semantic mode, on the real package only: its time and memory against (a), no goal of its own.
 // Timings on a shared 2-core machine are noisy: ranges are printed, and the load average.
 //
-// Needs out/ (compiled by npm run bench) and `npm run build` (dist/driftWorker.js, dist/tsParser.js) first.
+// Needs out/ (compiled by npm run bench) and dist/driftWorker.js, dist/tsParser.js and dist/typescript.js (built by it) first.
 // Takes about two minutes; its temp dir is removed at the end.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { editTargets } from './edits.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-for (const needed of ['out/src/core/drift/driftEngine.js', 'dist/driftWorker.js', 'dist/tsParser.js']) {
+for (const needed of ['out/src/core/drift/driftEngine.js', 'dist/driftWorker.js', 'dist/tsParser.js', 'dist/typescript.js']) {
   if (!existsSync(join(repo, needed))) {
     console.error(`Missing ${needed}: run npm run bench, which prepares out/ and dist/ (or see CONTRIBUTING.md, Benchmarks).`);
     process.exit(1);
@@ -66,7 +66,8 @@ try {
   cpSync(join(repo, 'out', 'src'), join(code, 'out', 'src'), { recursive: true });
   mkdirSync(join(code, 'dist'), { recursive: true });
   cpSync(join(repo, 'dist', 'driftWorker.js'), workerScript);
-  cpSync(join(repo, 'dist', 'tsParser.js'), join(code, 'dist', 'tsParser.js')); // the worker requires the TS/JS parser from beside itself
+  // The worker requires the TS/JS parser from beside itself, and the parser the TypeScript compiler.
+  for (const bundle of ['tsParser.js', 'typescript.js']) cpSync(join(repo, 'dist', bundle), join(code, 'dist', bundle));
   symlinkSync(join(repo, 'node_modules'), join(code, 'node_modules'), 'dir');
   process.env.DRIFT_BENCH_CODE = code;
 
