@@ -28,7 +28,31 @@ function besideBundles(map) {
   };
 }
 
+/**
+ * The TypeScript compiler is most of a bundle's size, so it ships once: imports of `typescript`, and
+ * ts-morph's own copy of it, become requires of dist/typescript.js beside the bundle. ts-morph then
+ * runs on the TypeScript the project pins, the one the TS/JS parser uses.
+ */
+function sharedTypeScript() {
+  return {
+    name: 'shared-typescript',
+    setup(build) {
+      build.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true }));
+      build.onResolve({ filter: /^\.\/typescript$/ }, (args) => (/[\\/]@ts-morph[\\/]common[\\/]/.test(args.importer) ? { path: './typescript.js', external: true } : undefined));
+    },
+  };
+}
+
 const builds = [
+  {
+    // The one TypeScript compiler, required by tsParser.js and semantic.js (see sharedTypeScript).
+    ...common,
+    entryPoints: { typescript: 'node_modules/typescript/lib/typescript.js' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
+  },
   {
     ...common,
     entryPoints: { extension: 'src/extension.ts' },
@@ -50,7 +74,7 @@ const builds = [
     outdir: 'dist',
   },
   {
-    // Heavy adapters (sql.js, the Anthropic SDK, simple-git, the TS/JS parser; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use.
+    // Heavy adapters (sql.js, the Anthropic SDK, simple-git, the TS/JS parser; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use; both TypeScript users require dist/typescript.js.
     ...common,
     // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
     entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
@@ -58,6 +82,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     outdir: 'dist',
+    plugins: [sharedTypeScript()],
   },
   {
     ...common,
@@ -106,7 +131,7 @@ if (watch) {
 } else {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
   chmodSync('dist/cli.js', 0o755);
-  const inputs = Object.keys(results[0].metafile.inputs);
+  const inputs = Object.keys(results.find((result) => result.metafile).metafile.inputs); // the activation bundle's
   const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai|simple-git|@vscode\/tree-sitter-wasm)\//.test(input));
   if (heavy.length) throw new Error(`Heavy modules reached the activation bundle: ${heavy.slice(0, 3).join(', ')}`);
 }

@@ -4,14 +4,14 @@ import { readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from './lib.mjs';
+import { ms, sized, stats, verdict } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { Wiki } = require('../out/src/core/wiki/wiki.js');
 const { WorkspaceFiles } = require('../out/src/adapters/files/workspaceFiles.js');
 
-const PAGES = 2000;
-const RUNS = 7;
+const PAGES = sized(2000, 100);
+const RUNS = sized(7, 2);
 const TOPICS = ['architecture', 'patterns', 'gotchas', 'testing', 'dependencies', 'decisions', 'conversations', 'other'];
 const root = mkdtempSync(join(tmpdir(), 'repo-wiki-index-bench-'));
 const pagesDir = join(root, '.wiki', 'pages');

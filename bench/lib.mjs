@@ -1,4 +1,15 @@
-// Shared helpers for benchmarks: timing statistics and printing.
+// Shared helpers for benchmarks: timing statistics, printing, and the smoke run's sizes.
+
+/**
+ * A smoke run (`npm run bench -- --smoke`, or REPO_WIKI_BENCH_SMOKE=1, which the processes a bench
+ * starts inherit): tiny inputs and few runs, to check that every bench runs to its end and prints
+ * its figures. Its times mean nothing, so no goal is judged.
+ */
+export const smoke = process.argv.includes('--smoke') || process.env.REPO_WIKI_BENCH_SMOKE === '1';
+if (smoke) process.env.REPO_WIKI_BENCH_SMOKE = '1';
+
+/** `full` in a real run, `small` in a smoke run. */
+export const sized = (full, small) => (smoke ? small : full);
 export function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -8,6 +19,7 @@ export function stats(samples) {
 export const ms = (value) => `${value.toFixed(2)} ms`;
 
 export function verdict(ok) {
+  if (smoke) return 'not judged (smoke run)';
   return ok ? 'goal met' : 'GOAL MISSED';
 }
 

@@ -1,4 +1,4 @@
-// `npm test`: deps → compile → unit → typecheck → build → system → package → VS Code runtime → integration → e2e.
+// `npm test`: deps → compile → unit → typecheck → build → system → bench:smoke → package → VS Code runtime → integration → e2e.
 // Usage: node test/run-all.mjs [--only unit|system|integration|e2e] [--suite NAME]. The last line is always "N passed, N failed".
 // `--only unit` is the fast, pure stage: it transpiles and runs test/unit/ and installs nothing but node_modules.
 import fs from 'node:fs';
@@ -183,6 +183,16 @@ if (want('system') && fs.existsSync(path.join(ROOT, '.wiki', 'index.json'))) {
 if (want('system')) {
   if (built) await step('system', () => mocha('system', 'out/test/system/**/*.test.js'), { counted: true });
   else skip('system', 'build failed');
+}
+
+// Every benchmark on tiny inputs (bench/run-all.mjs --smoke): a bench that throws fails the run; its figures are not judged.
+if (want('system')) {
+  if (!built) skip('bench:smoke', 'build failed');
+  else await step('bench:smoke', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'run-all.mjs'), '--smoke'], { stdio: 'inherit' });
+    if (r.status !== 0) console.error(`[bench:smoke] bench/run-all.mjs --smoke exited with ${r.status ?? r.signal}: run the bench it names with REPO_WIKI_BENCH_SMOKE=1`);
+    return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1 };
+  }, { counted: true });
 }
 
 let packaged = false;

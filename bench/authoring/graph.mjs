@@ -2,13 +2,13 @@
 // from parsed pages, the message to the webview, then the real dist/graph.js (force-graph) in
 // headless Chromium from the data arriving to its first frame on the canvas. Also the longest
 // main-thread task while the layout settles (the view must not freeze) and the time it takes to settle.
-// Needs `npm run build` (dist/) and `npx tsc -p tsconfig.test.json` (out/) first.
+// Needs `npm run build` (dist/) and out/ (compiled by npm run bench) first.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ms, seededText, stats, verdict } from '../lib.mjs';
+import { ms, seededText, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -16,8 +16,9 @@ const { parsePage } = require(join(repo, 'out/src/core/pages/page.js'));
 const { buildWikiGraph } = require(join(repo, 'out/src/core/authoring/index.js'));
 const { launchBrowser } = require(join(repo, 'test/harness/browser.cjs'));
 
-const SCREENSHOT = join(repo, 'test-output', 'bench-graph-2000.png');
-const PAGES = 2000;
+const PAGES = sized(2000, 100);
+const SCREENSHOT = join(repo, 'test-output', `bench-graph-${PAGES}.png`);
+const SETTLE_MS = sized(6000, 1000);
 const GOAL_MS = 1500;
 const TOPICS = ['architecture', 'patterns', 'gotchas', 'testing', 'dependencies', 'decisions', 'conversations', 'other'];
 const { random, pick, sentence } = seededText(['pipeline', 'router', 'cache', 'retry', 'session', 'index', 'drift', 'worker']);
@@ -33,7 +34,7 @@ const pages = slugs.map((slug, i) => parsePage(`.wiki/pages/${slug}.md`, slug, n
 // ---- graph data in the core: a new page array each run, as after every change ----
 const builds = [];
 let graph;
-for (let run = 0; run < 30; run++) {
+for (let run = 0; run < sized(30, 2); run++) {
   const started = performance.now();
   graph = buildWikiGraph([...pages]);
   builds.push(performance.now() - started);
@@ -63,7 +64,7 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) windo
   const firstFrames = [];
   const longest = [];
   const stalls = [];
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < sized(5, 1); run++) {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.goto(pathToFileURL(join(dir, 'graph.html')).href);
     await page.waitForFunction(() => window.posted.some((m) => m.type === 'ready'));
@@ -81,7 +82,7 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) windo
     }, message);
     firstFrames.push(ms);
     // The layout runs on for a few seconds (its cooldown): the longest task meanwhile.
-    await page.waitForTimeout(6000);
+    await page.waitForTimeout(SETTLE_MS);
     // Tasks that began after the first frame: the layout running on its own (the first frame's work is counted above).
     const after = await page.evaluate(() => {
       const drawn = window.posted.find((m) => m.type === 'rendered').at;
@@ -100,7 +101,7 @@ new PerformanceObserver((list) => { for (const entry of list.getEntries()) windo
   console.log(`  first frame in the webview      p50 ${ms(first.p50).padStart(10)}  max ${ms(first.max).padStart(10)}  (${firstFrames.length} runs, headless Chromium)`);
   console.log(`  first render, data + message + frame  ${ms(total)}  (goal < ${GOAL_MS} ms: ${verdict(total < GOAL_MS)})`);
   console.log(`  longest main-thread task after the first frame, while the layout settles  max ${ms(Math.max(...longest))}  (over 50 ms is a visible stall; ${Math.max(...stalls)} such tasks at most in a run)`);
-  console.log(`  the first run's view after 6 s: ${SCREENSHOT}`);
+  console.log(`  the first run's view after ${SETTLE_MS / 1000} s: ${SCREENSHOT}`);
 } finally {
   await browser.close();
   rmSync(dir, { recursive: true, force: true });

@@ -2,13 +2,13 @@
 // symbol completion in a cited file (p50/p95 against the goals: link completion < 20 ms, symbol
 // completion < 30 ms), and renaming a page linked from 500 pages on disk (goal < 1 s) against a
 // baseline measured in the same run: rewriting those 500 files with a string replace, no parsing.
-// Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// Needs out/ (compiled by npm run bench) first.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ms, seededText, stats, verdict } from '../lib.mjs';
+import { ms, seededText, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,8 +18,8 @@ const { WRITE_BATCH } = require(join(repo, 'out/src/core/authoring/rename.js'));
 const { CachingSymbolParser, TsSymbolParser } = require(join(repo, 'out/src/adapters/typescript/tsSymbolParser.js'));
 const { openWorkspace } = require(join(repo, 'out/src/adapters/workspace.js'));
 
-const PAGES = 2000;
-const LINKING = 500;
+const PAGES = sized(2000, 100);
+const LINKING = sized(500, 20);
 const { random, pick, sentence } = seededText(['pipeline', 'router', 'cache', 'retry', 'session', 'index', 'drift', 'worker']);
 const slugOf = (i) => `page-${i}-${pick(['pipeline', 'router', 'cache', 'retry', 'session'])}`;
 const slugs = Array.from({ length: PAGES }, (_, i) => slugOf(i));
@@ -47,7 +47,7 @@ const service = new PageLanguageService({
 
 async function timed(label, runs, make, goal) {
   const samples = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < sized(runs, 10); i++) {
     const { document, position } = make(i);
     const started = performance.now();
     const result = await service[label.method](document, position);

@@ -2,15 +2,15 @@
 // catalog and prompt, as AnswerEngine does them. Baseline in the same run: a plain substring scan
 // of every page body for the question's words (what a naive grep-based retrieval would do).
 import { createRequire } from 'node:module';
-import { ms, seededText, stats, verdict } from '../lib.mjs';
+import { ms, seededText, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { parsePage } = require('../../out/src/core/pages/page.js');
 const { WikiRetriever, queryTerms, retrievalQuery } = require('../../out/src/core/chat/retrieval.js');
 const { buildPrompt, catalog } = require('../../out/src/core/chat/prompt.js');
 
-const PAGES = 2000;
-const TURNS = 300;
+const PAGES = sized(2000, 100);
+const TURNS = sized(300, 10);
 const WORDS = ['router', 'middleware', 'cache', 'retry', 'session', 'token', 'queue', 'schema', 'migration', 'index', 'handler', 'timeout', 'payload', 'stream', 'webhook', 'billing', 'tenant', 'audit', 'search', 'upload'];
 const TOPICS = ['architecture', 'patterns', 'gotchas', 'testing', 'dependencies', 'decisions', 'conversations', 'other'];
 
@@ -47,7 +47,7 @@ function naive(question) {
     .slice(0, 5);
 }
 
-for (let i = 0; i < 30; i++) turn(questions[i]); // warm up the JIT, as a long-running extension host is
+for (let i = 0; i < 30; i++) turn(questions[i % TURNS]); // warm up the JIT, as a long-running extension host is
 const ours = [];
 const baseline = [];
 for (const [i, question] of questions.entries()) {

@@ -5,12 +5,12 @@
 // Goal: loop overhead p95 < 10 ms per round.
 // Also: the input tokens of a five-round answer with prompt caching (each round reads the prefix
 // before it from the cache at a tenth of the price, and writes its new part at 1.25x) against
-// resending everything each round. Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// resending everything each round. Needs out/ (compiled by npm run bench) first.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { openLocalCore } = require('../../out/src/adapters/localCore.js');
@@ -19,7 +19,7 @@ const { buildPrompt, catalog, estimateTokens } = require('../../out/src/core/cha
 const { WikiRetriever } = require('../../out/src/core/chat/retrieval.js');
 
 const ROUNDS = 5;
-const ANSWERS = 200;
+const ANSWERS = sized(200, 5);
 const GOAL_MS = 10;
 const CALLS = [
   { name: 'search_wiki', input: { query: 'error responses' } },

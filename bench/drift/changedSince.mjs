@@ -3,22 +3,22 @@
 // runs it on a pull request, against a plain `repo-wiki drift` of the same wiki in the same run.
 // Goal: under 500 ms. Each run is a fresh CLI process, so node's start and loading the bundle (with
 // TypeScript) count; the same work in one warm process is printed beside it. Needs `npm run build`
-// (dist/cli.js) and `npx tsc -p tsconfig.test.json` (out/) first.
+// (dist/cli.js) and out/ (compiled by npm run bench) first.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 import { pickCitations, writePages } from './citations.mjs';
 import { out } from './code.mjs';
 import { makeGeneratedCorpus, rng } from './corpus.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(repo, 'dist', 'cli.js');
-const CITATIONS = 10_000;
-const CHANGED_FILES = 10;
-const RUNS = { changed: 7, full: 3 };
+const CITATIONS = sized(10_000, 100);
+const CHANGED_FILES = sized(10, 3);
+const RUNS = sized({ changed: 7, full: 3 }, { changed: 1, full: 1 });
 const GOAL_MS = 500;
 
 const tmp = mkdtempSync(join(tmpdir(), 'repo-wiki-changed-since-'));
@@ -36,7 +36,7 @@ const drift = (...args) => {
 
 try {
   console.log(`drift --changed-since benchmark (${cpus().length} cores, node ${process.version}, load average ${loadavg()[0].toFixed(2)})`);
-  const corpus = makeGeneratedCorpus(tmp);
+  const corpus = makeGeneratedCorpus(tmp, { count: sized(5000, 60) });
   const { citations } = pickCitations(tmp, corpus.files, CITATIONS, CITATIONS);
   const pages = await writePages(tmp, join(tmp, '.wiki'), citations);
   git('init', '-q', '-b', 'main');

@@ -8,12 +8,12 @@
 // Then grep_code over the same generated files with the hostile glob of issue 36 against ordinary
 // grep_code calls (../tools/hostileGlob.mjs), where rg is found, and files nested too deeply to
 // parse against ordinary ones (../tools/deepFile.mjs).
-// Needs `npx tsc -p tsconfig.test.json` (out/) first; run with `node --expose-gc`.
+// Needs out/ (compiled by npm run bench) first; run with `node --expose-gc`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 import { compareDeepFiles } from '../tools/deepFile.mjs';
 import { compareHostileGlob } from '../tools/hostileGlob.mjs';
 import { PlainFileSystem } from './plainFileSystem.mjs';
@@ -28,10 +28,10 @@ const { WorkspaceSearch } = require('../../out/src/adapters/workspaceSearch.js')
 const { RipgrepSearch, findRipgrep } = require('../../out/src/adapters/search/ripgrep.js');
 const { grepCodeTool } = require('../../out/src/core/tools/grepCode.js');
 
-const PAGES = 2000;
-const CODE_FILES = 250;
-const CITATIONS = 1000;
-const RUNS = 21;
+const PAGES = sized(2000, 50);
+const CODE_FILES = sized(250, 10);
+const CITATIONS = sized(1000, 40);
+const RUNS = sized(21, 2);
 const GOAL = 1.10;
 const clock = { now: () => new Date('2026-11-23T00:00:00Z') };
 const root = mkdtempSync(join(tmpdir(), 'repo-wiki-file-access-bench-'));

@@ -1,5 +1,6 @@
 // The baseline: the file system adapter as it was before the file-access checks (no lstat, no
 // real-path check, no size cap, no lock), kept here so the bench measures what the checks cost.
+// It implements every method of the FileSystem port (src/core/ports.ts), so the code under test runs on it.
 import { randomBytes } from 'node:crypto';
 import { promises as fs, readFile, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -53,6 +54,17 @@ export class PlainFileSystem {
 
   async mkdir(dir) {
     await fs.mkdir(dir, { recursive: true });
+  }
+
+  /** The entry itself, as the port's remove: false when there was none. */
+  async remove(file) {
+    try {
+      await fs.unlink(file);
+      return true;
+    } catch (error) {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    }
   }
 
   async assertWritable() {}

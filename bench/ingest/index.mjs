@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeRealCorpus } from '../drift/corpus.mjs';
 import { pickCitations } from '../drift/citations.mjs';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const core = (rel) => require(`../../out/src/${rel}.js`);
@@ -38,7 +38,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));
 
 // 1. Overhead per file.
 {
-  const FILES = 30;
+  const FILES = sized(30, 3);
   const root = join(scratch, 'demo');
   cpSync(new URL('../../demo', import.meta.url), root, { recursive: true });
   mkdirSync(join(root, 'docs'));
@@ -81,12 +81,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));
 // 2. Validating a 50-page plan against real sources.
 {
   const corpus = makeRealCorpus(join(scratch, 'real'));
-  const { citations } = pickCitations(corpus.root, corpus.files, 200, 20261122);
-  const pages = Array.from({ length: 50 }, (_, i) => {
+  const PLAN_PAGES = sized(50, 10);
+  const { citations } = pickCitations(corpus.root, corpus.files, PLAN_PAGES * 4, 20261122);
+  const pages = Array.from({ length: PLAN_PAGES }, (_, i) => {
     const cited = citations.slice(i * 4, i * 4 + 4);
     return {
       action: 'create', slug: `plan-page-${i}`, title: `Plan page ${i}`, topic: 'architecture', summary: `Page ${i} of a large plan.`, tags: ['bench'],
-      body: `# Plan page ${i}\n\n${cited.map((c) => `- \`${c.text}\` does its part.`).join('\n')}\n\nSee [[plan-page-${(i + 1) % 50}]].`,
+      body: `# Plan page ${i}\n\n${cited.map((c) => `- \`${c.text}\` does its part.`).join('\n')}\n\nSee [[plan-page-${(i + 1) % PLAN_PAGES}]].`,
       citations: cited.map((c) => c.text),
     };
   });
@@ -100,7 +101,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));
   const floor = [];
   const ts = require('typescript');
   const citedFiles = [...new Set(citations.map((c) => c.path))];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < sized(12, 3); i++) {
     // The floor: reading and parsing each cited file once, with nothing else.
     let f = performance.now();
     for (const file of citedFiles) ts.createSourceFile(file, readFileSync(join(corpus.root, file), 'utf8'), { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
@@ -122,7 +123,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));
   const w = stats(warm.slice(2));
   const b = stats(baseline.slice(2));
   const files = new Set(citations.map((x) => x.path)).size;
-  console.log(`plan validation, 50 pages, ${citations.length} citations in ${files} files of ${corpus.label}:`);
+  console.log(`plan validation, ${PLAN_PAGES} pages, ${citations.length} citations in ${files} files of ${corpus.label}:`);
   console.log(`  cold engine (every cited file read and parsed): p50 ${ms(c.p50)} p95 ${ms(c.p95)}`);
   console.log(`  warm engine (files cached, as in the drift worker): p50 ${ms(w.p50)} p95 ${ms(w.p95)}`);
   const fl = stats(floor.slice(2));
@@ -131,14 +132,14 @@ const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));
   console.log(`  goal < 200 ms (cold, p95): ${verdict(c.p95 < 200)}`);
 }
 
-// 3. Tokens per ingest, 500-page wiki.
+// 3. Tokens per ingest, 500-page wiki (50 in a smoke run).
 {
   const WORDS = ['router', 'middleware', 'cache', 'retry', 'session', 'token', 'queue', 'schema', 'migration', 'handler', 'timeout', 'payload', 'stream', 'webhook', 'billing', 'tenant', 'audit', 'upload'];
   let seed = 7;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const sentence = () => Array.from({ length: 14 }, () => (random() < 0.3 ? pick(WORDS) : pick(['the', 'a', 'service', 'request', 'returns', 'when', 'module', 'calls']))).join(' ');
-  const texts = Array.from({ length: 500 }, (_, i) => {
+  const texts = Array.from({ length: sized(500, 50) }, (_, i) => {
     const a = pick(WORDS);
     const b = pick(WORDS);
     const body = Array.from({ length: 10 }, () => `${sentence()}. ${sentence()}.`).join('\n\n');
@@ -155,7 +156,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-ingest-'));
   const ours = [...prompt.system.map((b) => b.text), ...prompt.messages.map((m) => m.content)].reduce((sum, text) => sum + estimateTokens(text), 0);
   const cached = estimateTokens(prompt.system.map((b) => b.text).join(''));
   const naive = estimateTokens(INGEST_SYSTEM_PROMPT) + estimateTokens(schema) + texts.reduce((sum, text) => sum + estimateTokens(text), 0) + estimateTokens(sourceText);
-  console.log('tokens sent per ingest, 500-page wiki (about 4 characters per token):');
+  console.log(`tokens sent per ingest, ${texts.length}-page wiki (about 4 characters per token):`);
   console.log(`  ours: ${ours.toLocaleString('en')} tokens (of which ${cached.toLocaleString('en')} are the cached prefix: instructions, SCHEMA.md, catalog)`);
   console.log(`  naive prompt carrying the whole wiki: ${naive.toLocaleString('en')} tokens; naive/ours ${(naive / ours).toFixed(1)}x`);
 }

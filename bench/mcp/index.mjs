@@ -5,14 +5,14 @@
 // the server's start: spawn → initialize → first tools/call answered, goal < 300 ms, on demo/'s
 // wiki and on the 2,000-page one (whose first call also loads and indexes every page: the same
 // cold call in-process is printed beside it), with a bare `node -e ''` spawn as the floor.
-// Needs dist/cli.js (npm run build) and out/ (npx tsc -p tsconfig.test.json) first, and rg on the PATH.
+// Needs dist/cli.js (npm run build) and out/ (compiled by npm run bench) first, and rg on the PATH.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 import { makeRealCorpus, rng } from '../drift/corpus.mjs';
 import { WORDS, writeCitingWiki } from '../tools/wiki.mjs';
 
@@ -24,9 +24,9 @@ const { findRipgrep } = require('../../out/src/adapters/search/ripgrep.js');
 
 const CLI = resolve(fileURLToPath(import.meta.url), '../../../dist/cli.js');
 const DEMO = resolve(fileURLToPath(import.meta.url), '../../../demo');
-const PAGES = 2000;
-const RUNS = 100;
-const STARTS = 5;
+const PAGES = sized(2000, 50);
+const RUNS = sized(100, 5);
+const STARTS = sized(5, 1);
 const GOALS = { overheadP95: 5, start: 300 };
 
 if (!findRipgrep()) {

@@ -4,13 +4,13 @@
 // Quality: recall@3 and MRR on test/fixtures/recall-wiki (paraphrased questions; the first half of
 // questions.json, even indexes, was used for tuning, odd indexes and questions-holdout.json were not).
 // Cost: index build and query p50/p95 on 2,000 generated pages.
-// Needs `npx tsc -p tsconfig.test.json` (out/) first.
+// Needs out/ (compiled by npm run bench) first.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { ms, seededText, stats } from '../lib.mjs';
+import { ms, seededText, sized, stats } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,8 +71,8 @@ for (const [label, questions] of sets) {
 }
 
 // Cost on a generated wiki, as bench/chat/retrieval.mjs builds it.
-const PAGES = 2000;
-const QUERIES = 500;
+const PAGES = sized(2000, 100);
+const QUERIES = sized(500, 10);
 const WORDS = ['router', 'middleware', 'cache', 'retry', 'session', 'token', 'queue', 'schema', 'migration', 'index', 'handler', 'timeout', 'payload', 'stream', 'webhook', 'billing', 'tenant', 'audit', 'search', 'upload', 'retries', 'caching', 'sessions', 'handlers', 'deploys', 'invoices'];
 const { pick, sentence } = seededText(WORDS);
 const encoder = new TextEncoder();

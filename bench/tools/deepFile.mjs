@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 
 const require = createRequire(import.meta.url);
 const GOALS = { ratio: 3, ceilingMs: 5000 };
@@ -29,7 +29,7 @@ async function timed(fn) {
 }
 
 /** Prints the figures; the workspace is made and removed here. */
-export async function compareDeepFiles({ runs = 11 } = {}) {
+export async function compareDeepFiles({ runs = sized(11, 2) } = {}) {
   const { openLocalCore } = require('../../out/src/adapters/localCore.js');
   const root = mkdtempSync(join(tmpdir(), 'repo-wiki-deep-bench-'));
   try {

@@ -3,7 +3,7 @@
 // ordinary grep_code calls over the same files in the same run: paired runs in rotating order,
 // each ratio the median of the runs' ratios. Goal: the hostile glob costs at most 1.5x a glob of
 // the same kind (one rg cannot narrow by, so also matched here, `*:`), and answers within 5 s.
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 
 export const HOSTILE_GLOB = `${'*?'.repeat(12)}:`;
 const GOALS = { ratio: 1.5, ceilingMs: 5000 };
@@ -15,7 +15,7 @@ async function timed(fn) {
 }
 
 /** Prints the figures; `grepCode` is the grep_code WikiTool over the workspace, `pattern` one that matches many lines there. */
-export async function compareHostileGlob(grepCode, pattern, { runs = 11, label = '' } = {}) {
+export async function compareHostileGlob(grepCode, pattern, { runs = sized(11, 2), label = '' } = {}) {
   const calls = [
     { name: `grep_code /${pattern}/`, input: { pattern } },
     { name: `grep_code /${pattern}/ glob "*:"`, input: { pattern, glob: '*:' } },

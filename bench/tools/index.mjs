@@ -6,13 +6,13 @@
 // (paired runs, median ratio; goal ≤ 1.5×): rg's own time is their floor.
 // Then grep_code with the hostile glob of issue 36 against ordinary grep_code calls (hostileGlob.mjs),
 // and files nested too deeply to parse against ordinary ones (deepFile.mjs).
-// Needs `npx tsc -p tsconfig.test.json` (out/) first, and rg on the PATH.
+// Needs out/ (compiled by npm run bench) first, and rg on the PATH.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 import { makeRealCorpus, rng } from '../drift/corpus.mjs';
 import { compareDeepFiles } from './deepFile.mjs';
 import { compareHostileGlob } from './hostileGlob.mjs';
@@ -25,9 +25,9 @@ const { LocalDriftBackend } = require('../../out/src/adapters/drift/localDriftBa
 const { RipgrepSearch, findRipgrep } = require('../../out/src/adapters/search/ripgrep.js');
 const { createWikiTools } = require('../../out/src/core/tools/index.js');
 
-const PAGES = 2000;
-const RUNS = 60;
-const GREP_RUNS = 21;
+const PAGES = sized(2000, 50);
+const RUNS = sized(60, 3);
+const GREP_RUNS = sized(21, 2);
 const GOALS = { p95: 20, grepRatio: 1.5 };
 const GREP_PATTERNS = ['Effect\\.gen', 'export const (map|flatMap)\\b', 'dual\\(', 'TODO|FIXME'];
 

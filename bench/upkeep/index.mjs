@@ -3,23 +3,23 @@
 // Before the first run, 20 cited functions are deleted and 30 pages are superseded and left
 // untouched for 200 days, so that run marks pages stale, archives pages, rebuilds the index and logs;
 // later runs are the daily case, with nothing to change. Each run is a fresh CLI process, as CI and
-// a terminal run it. Needs `npm run build` (dist/cli.js) and `npx tsc -p tsconfig.test.json` (out/).
+// a terminal run it. Needs `npm run build` (dist/cli.js) and out/ (compiled by npm run bench).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ms, stats, verdict } from '../lib.mjs';
+import { ms, sized, stats, verdict } from '../lib.mjs';
 import { pickCitations, writePages } from '../drift/citations.mjs';
 import { makeGeneratedCorpus, rng } from '../drift/corpus.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = join(repo, 'dist', 'cli.js');
-const CITATIONS = 10_000;
+const CITATIONS = sized(10_000, 100);
 const PER_PAGE = 5;
-const DELETED = 20;
-const SUPERSEDED = 30;
-const RUNS = 5;
+const DELETED = sized(20, 3);
+const SUPERSEDED = sized(30, 3);
+const RUNS = sized(5, 1);
 const GOAL = 1.2;
 
 const tmp = mkdtempSync(join(tmpdir(), 'repo-wiki-upkeep-'));
@@ -38,7 +38,7 @@ const timed = (command, ...args) => {
 
 try {
   console.log(`upkeep benchmark (${cpus().length} cores, node ${process.version}, load average ${loadavg()[0].toFixed(2)})`);
-  const corpus = makeGeneratedCorpus(tmp, { count: 2000 });
+  const corpus = makeGeneratedCorpus(tmp, { count: sized(2000, 60) });
   const { citations } = pickCitations(tmp, corpus.files, CITATIONS, CITATIONS);
   const pages = await writePages(tmp, join(tmp, '.wiki'), citations, PER_PAGE);
   writeFileSync(join(tmp, '.wiki', 'log.jsonl'), '');

@@ -42,8 +42,9 @@ function lazySemanticTypes(root: string, files: WorkspaceFiles): TypeFingerprint
 }
 
 /**
- * ts-morph carries a TypeScript of its own, so semantic mode is a bundle of its own next to the
- * bundled worker and CLI, required only when asked for; from compiled sources, the module itself.
+ * Semantic mode (ts-morph) is a bundle of its own next to the bundled worker and CLI, required only
+ * when asked for; it shares dist/typescript.js with the TS/JS parser (see esbuild.mjs). From
+ * compiled sources, the module itself.
  */
 function loadSemanticModule(): typeof import('./typescript/semanticTypes') {
   const bundled = path.join(__dirname, 'semantic.js');

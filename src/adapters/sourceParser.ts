@@ -85,9 +85,9 @@ function extensionOf(fileName: string): string {
 }
 
 /**
- * The TypeScript compiler is most of a bundle's size, so the CLI and the drift worker share one
- * bundle of it and the TS/JS parser (tsParser.js, see esbuild.mjs), required on the first TS/JS
- * file; from compiled sources, the module itself.
+ * The TypeScript compiler is most of a bundle's size, so the CLI and the drift worker share the TS/JS
+ * parser's bundle (tsParser.js), required on the first TS/JS file, which requires the one
+ * dist/typescript.js (see esbuild.mjs); from compiled sources, the module itself.
  */
 function loadTypeScriptModule(): typeof import('./typescript/tsSymbolParser') {
   const bundled = path.join(__dirname, 'tsParser.js');
