@@ -60,6 +60,10 @@ describe('repo-wiki drift: line ranges, folders and keys of JSON files', functio
 
     fs.writeFileSync(retry, fs.readFileSync(retry, 'utf8').replace('attempt(i);', 'attempt(i, times);'));
     assert.deepEqual((await drift(ws)).issues.map((i) => `${i.code} ${i.citation}`), ['body-changed src/retry.ts#L4-L6']);
+    const diff = await runCliProcess(['drift', '--workspace', ws, '--diff'], {});
+    assert.match(diff.stdout, /^\s+-\s+attempt\(i\);$/m, 'then: the lines that held the stamped text, before they moved');
+    assert.match(diff.stdout, /^\s+\+\s+attempt\(i, times\);$/m);
+    assert.ok(!diff.stdout.includes('Retries with no backoff'), 'only the cited lines, not the rest of the file');
   });
 
   it('a folder citation holds while the folder exists and is an error once it is gone', async () => {
