@@ -59,9 +59,9 @@ export class CitedParts {
     return citation.lines ? checkLines(citation, citation.lines, file.lines, anchor) : checkKey(citation, file.text, anchor);
   }
 
-  /** The anchor a stamp records: the fingerprint of the lines' text or of the key's value; undefined when it does not resolve (a folder has none). */
+  /** The anchor a stamp records: the fingerprint of the lines' text or of the key's value; '' for a folder that exists (nothing to record); undefined when it does not resolve. */
   async currentAnchor(citation: Omit<PartCitation, 'text'>): Promise<string | undefined> {
-    if (citation.folder) return undefined;
+    if (citation.folder) return (await this.isFolder(citation.path)) ? '' : undefined;
     const file = await this.text(citation.path);
     if (!file.exists) return undefined;
     if (citation.lines) return inFile(citation.lines, file.lines) ? bodyAnchor(file.lines.fingerprint(citation.lines)) : undefined;

@@ -43,7 +43,7 @@ export interface DriftBackend {
   sourcesChanged(change: SourcesChange, signal?: AbortSignal): Promise<ScopedDriftReport>;
   /** Where a citation's code is now; undefined when it does not resolve. */
   locate(citation: CitedCode): Promise<CodeLocation | undefined>;
-  /** The fingerprint a citation would be stamped with now; undefined when it does not resolve. */
+  /** The fingerprint a citation would be stamped with now; '' for a folder (nothing to record); undefined when it does not resolve. */
   currentAnchor(citation: CitedCode & { outside: boolean }): Promise<string | undefined>;
   /** The declarations of a file's text, as drift parses them. */
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;

@@ -141,12 +141,12 @@ export class DriftEngine {
     return { pagesChecked, citationsChecked, issues };
   }
 
-  /** The fingerprint a citation would be stamped with now, or undefined when it does not resolve. */
+  /** The fingerprint a citation would be stamped with now; '' for a folder, whose existence is all it claims; undefined when it does not resolve. */
   async currentAnchor(citation: Pick<Citation, 'path' | 'symbol' | 'outside' | 'lines' | 'folder'>): Promise<string | undefined> {
     if (citation.outside) return undefined;
     if (isPartCitation(citation)) return this.parts.currentAnchor(citation);
     const source = await this.source(citation.path, { names: citation.symbol ? [citation.symbol] : [], wholeFile: !citation.symbol });
-    if (!source.exists) return undefined;
+    if (!source.exists) return !citation.symbol && (await this.parts.isFolder(citation.path)) ? '' : undefined;
     if (!citation.symbol) return fileAnchor(source.fingerprint);
     const declared = await this.declaration(citation.path, citation.symbol);
     return declared && this.anchorOf(declared);
@@ -164,12 +164,6 @@ export class DriftEngine {
     if (!citation.symbol) return { path: citation.path, line: 0 };
     const declared = await this.declaration(citation.path, citation.symbol);
     return declared && { path: declared.path, line: declared.symbol.startLine, symbol: declared.symbol.name };
-  }
-
-  /** Whether a citation names a folder (`src/adapters/`, or `src/adapters` where a folder is): its existence is all it claims, with no fingerprint to stamp. */
-  async citesFolder(citation: Pick<Citation, 'path' | 'symbol' | 'lines' | 'folder' | 'outside'>): Promise<boolean> {
-    if (citation.folder) return true;
-    return !citation.outside && !citation.symbol && !citation.lines && (await this.parts.isFolder(citation.path));
   }
 
   /** The text of a workspace file now, through the guarded file access; undefined when it is gone or refused. */

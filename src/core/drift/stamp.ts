@@ -56,8 +56,8 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
   for (const citation of citations) {
     if (options.citations && !options.citations.includes(citation.text)) continue;
     if (options.onlyMissing && anchors[citation.text]) continue;
-    if (await engine.citesFolder(citation)) continue; // a folder's existence is checked each time: nothing to record
     const current = await engine.currentAnchor(citation);
+    if (current === '') continue; // a folder: its existence is checked each time, there is nothing to record
     const anchor = current && anchorAt(current, options.verifiedAt);
     const recorded = anchors[citation.text];
     if (!anchor) unresolved.push(citation.text);

@@ -140,7 +140,9 @@ describe('Citations of line ranges, keys and folders', () => {
       const { engine, verdict } = setup({ 'src/adapters/a.ts': CODE });
       assert.equal(await verdict('src/adapters/'), undefined);
       assert.equal(await verdict('src/adapters'), undefined);
-      assert.equal(await engine.citesFolder({ path: 'src/adapters', outside: false }), true);
+      assert.equal(await engine.currentAnchor({ path: 'src/adapters', outside: false }), '', 'resolves, with nothing to record');
+      assert.equal(await engine.currentAnchor({ path: 'src/adapters', folder: true, outside: false }), '');
+      assert.equal(await engine.currentAnchor({ path: 'src/gone', folder: true, outside: false }), undefined);
       assert.deepEqual(await engine.locate({ path: 'src/adapters', folder: true }), { path: 'src/adapters', line: 0, folder: true });
     });
 
