@@ -6,6 +6,7 @@ import { DriftCode } from '../core/drift/driftCodes';
 import { citationsOf, pagesCiting, type Citation } from '../core/drift/citations';
 import type { DriftIssue, DriftReport } from '../core/drift/driftEngine';
 import { relocateCitation } from '../core/pages/pageEdits';
+import { relocatedCitation } from '../core/drift/relocation';
 import type { Wiki } from '../core/wiki/wiki';
 import { stampPage } from '../core/drift/stamp';
 import { WikiError } from '../core/errors';
@@ -61,12 +62,11 @@ export async function checkDrift({ wiki, engine }: LocalCore, options: { stamp: 
   return { report, stamped, dropped, fixed, ...(stampError ? { stampError } : {}) };
 }
 
-/** `--fix`: points citations of moved and renamed symbols at where the code is now. Returns `old → new` per fix. */
+/** `--fix`: points citations of moved and renamed symbols, and of moved lines, at where the code is now. Returns `old → new` per fix. */
 async function updateCitations(wiki: Wiki, pages: WikiPage[], issues: readonly DriftIssue[]): Promise<string[]> {
   const fixed: string[] = [];
   for (const issue of issues) {
-    const to = issue.code === DriftCode.MovedSymbol && issue.data.movedTo ? `${issue.data.movedTo}:${issue.data.symbol}`
-      : issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo ? `${issue.data.movedTo ?? issue.data.path}:${issue.data.renamedTo}` : undefined;
+    const to = relocatedCitation(issue);
     const page = to && pages.find((p) => p.relPath === issue.page);
     if (!to || !page) continue;
     const current = (await wiki.readPage(page.slug)) ?? page;

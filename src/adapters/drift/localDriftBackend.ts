@@ -1,5 +1,5 @@
 import { pagesCiting } from '../../core/drift/citations';
-import type { CancellationFlag, DriftEngine } from '../../core/drift/driftEngine';
+import type { CancellationFlag, CodeLocation, DriftEngine } from '../../core/drift/driftEngine';
 import type { CitedCode, DriftBackend, DriftCheckOptions, ScopedDriftReport, SourcesChange } from '../../core/drift/driftBackend';
 import { stampPage } from '../../core/drift/stamp';
 import { whatChanged } from '../../core/drift/whatChanged';
@@ -45,9 +45,9 @@ export class LocalDriftBackend implements DriftBackend {
     return { ...report, pages: citing.map((page) => page.relPath), paths: change.paths };
   }
 
-  async locate(citation: CitedCode): Promise<{ path: string; line: number; symbol?: string } | undefined> {
+  async locate(citation: CitedCode): Promise<CodeLocation | undefined> {
     const found = await this.engine.locate(citation);
-    return found && { path: found.path, line: found.line, ...(found.symbol ? { symbol: found.symbol } : {}) };
+    return found && { path: found.path, line: found.line, ...(found.endLine !== undefined ? { endLine: found.endLine } : {}), ...(found.symbol ? { symbol: found.symbol } : {}), ...(found.folder ? { folder: found.folder } : {}) };
   }
 
   currentAnchor(citation: CitedCode & { outside: boolean }): Promise<string | undefined> {

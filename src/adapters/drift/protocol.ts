@@ -1,4 +1,5 @@
-import type { DriftCheckOptions, ScopedDriftReport, SourcesChange } from '../../core/drift/driftBackend';
+import type { CitedCode, DriftCheckOptions, ScopedDriftReport, SourcesChange } from '../../core/drift/driftBackend';
+import type { CodeLocation } from '../../core/drift/driftEngine';
 import type { StampResult } from '../../core/drift/stamp';
 import type { SourceSymbol } from '../../core/drift/symbols';
 import type { WhatChanged } from '../../core/drift/whatChanged';
@@ -8,17 +9,17 @@ export type DriftRequest =
   | ({ kind: 'check'; root: string } & DriftCheckOptions)
   | ({ kind: 'sourcesChanged'; root: string } & SourcesChange)
   | { kind: 'stamp'; root: string; slug: string; citations?: string[]; onlyMissing?: boolean }
-  | { kind: 'locate'; root: string; path: string; symbol?: string }
+  | ({ kind: 'locate'; root: string } & CitedCode)
   | { kind: 'symbols'; root: string; path: string; text: string }
-  | { kind: 'whatChanged'; root: string; citation: { text: string; path: string; symbol?: string }; anchor?: string }
-  | { kind: 'anchor'; root: string; path: string; symbol?: string; outside: boolean };
+  | { kind: 'whatChanged'; root: string; citation: CitedCode & { text: string }; anchor?: string }
+  | ({ kind: 'anchor'; root: string; outside: boolean } & CitedCode);
 
 /** What each request answers; `null` where the backend says undefined (structured clone keeps both, JSON does not). */
 export interface DriftResponses {
   check: ScopedDriftReport;
   sourcesChanged: ScopedDriftReport;
   stamp: StampResult;
-  locate: { path: string; line: number; symbol?: string } | null;
+  locate: CodeLocation | null;
   symbols: SourceSymbol[];
   anchor: string | null;
   whatChanged: WhatChanged;

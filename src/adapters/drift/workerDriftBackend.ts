@@ -1,4 +1,5 @@
 import type { CitedCode, DriftBackend, DriftCheckOptions, ScopedDriftReport, SourcesChange } from '../../core/drift/driftBackend';
+import type { CodeLocation } from '../../core/drift/driftEngine';
 import type { StampResult } from '../../core/drift/stamp';
 import type { SourceSymbol } from '../../core/drift/symbols';
 import type { WhatChanged } from '../../core/drift/whatChanged';
@@ -19,12 +20,12 @@ export class WorkerDriftBackend implements DriftBackend {
     return (await this.client()).request({ kind: 'sourcesChanged', root: this.root, ...change }, signal);
   }
 
-  async locate(citation: CitedCode): Promise<{ path: string; line: number; symbol?: string } | undefined> {
-    return (await (await this.client()).request({ kind: 'locate', root: this.root, path: citation.path, symbol: citation.symbol })) ?? undefined;
+  async locate(citation: CitedCode): Promise<CodeLocation | undefined> {
+    return (await (await this.client()).request({ kind: 'locate', root: this.root, ...citedCode(citation) })) ?? undefined;
   }
 
   async currentAnchor(citation: CitedCode & { outside: boolean }): Promise<string | undefined> {
-    return (await (await this.client()).request({ kind: 'anchor', root: this.root, path: citation.path, symbol: citation.symbol, outside: citation.outside })) ?? undefined;
+    return (await (await this.client()).request({ kind: 'anchor', root: this.root, ...citedCode(citation), outside: citation.outside })) ?? undefined;
   }
 
   async symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]> {
@@ -36,6 +37,12 @@ export class WorkerDriftBackend implements DriftBackend {
   }
 
   async whatChanged(citation: CitedCode & { text: string }, anchor?: string): Promise<WhatChanged> {
-    return (await this.client()).request({ kind: 'whatChanged', root: this.root, citation: { text: citation.text, path: citation.path, symbol: citation.symbol }, anchor });
+    return (await this.client()).request({ kind: 'whatChanged', root: this.root, citation: { text: citation.text, ...citedCode(citation) }, anchor });
   }
+}
+
+/** Only what names the cited code crosses to the worker (a page's Citation also carries its range). */
+function citedCode(citation: CitedCode): CitedCode {
+  const { path, symbol, lines, folder } = citation;
+  return { path, ...(symbol ? { symbol } : {}), ...(lines ? { lines } : {}), ...(folder ? { folder } : {}) };
 }

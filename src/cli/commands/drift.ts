@@ -1,6 +1,7 @@
 import type { LocalCore } from '../../adapters/localCore';
 import { DriftCode } from '../../core/drift/driftCodes';
 import type { DriftIssue } from '../../core/drift/driftEngine';
+import { parseCitationText } from '../../core/drift/citations';
 import type { CliCommand } from '../command';
 import { issueJson, issueLine, wikiErrors } from '../issues';
 
@@ -73,7 +74,7 @@ export async function citationDiffs({ wiki, engine, root }: LocalCore, issues: r
   for (const issue of issues) {
     if (issue.code !== DriftCode.SignatureChanged && issue.code !== DriftCode.BodyChanged) continue;
     const anchor = pages.get(issue.page)?.frontmatter.anchors?.[issue.data.citation];
-    const change = await whatChanged(engine, (commit, relPath) => fileAtCommit(root, commit, relPath), { text: issue.data.citation, path: issue.data.path, symbol: issue.data.symbol }, anchor);
+    const change = await whatChanged(engine, (commit, relPath) => fileAtCommit(root, commit, relPath), parseCitationText(issue.data.citation) ?? { text: issue.data.citation, path: issue.data.path, symbol: issue.data.symbol }, anchor);
     diffs.set(issue, 'unavailable' in change ? change.unavailable : boundedPatchText(`a/${change.path}`, `b/${change.path}`, `${change.before}\n`, `${change.after}\n`, `at ${change.commit}`, 'now'));
   }
   return diffs;

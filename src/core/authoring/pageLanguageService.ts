@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { findCitations, SYMBOL_FILE, type Citation } from '../drift/citations';
+import { findCitations, KEYED_FILE, SYMBOL_FILE, type Citation } from '../drift/citations';
+import { lookUpKey } from '../drift/configKeys';
 import { FIELD_ORDER } from '../pages/frontmatter';
 import { maskCode } from '../pages/markdown';
 import { STATUSES, TOPICS, type Position, type Range, type WikiLink, type WikiPage } from '../model';
@@ -244,20 +245,29 @@ export class PageLanguageService {
     return { relPath: target.relPath, range: heading ? heading.range : point(0, 0) };
   }
 
-  /** Where the cited code is now: the symbol's declaration, or the file's first line. */
-  async resolveCitation(citation: Pick<Citation, 'path' | 'symbol' | 'outside'>): Promise<Location | undefined> {
+  /** Where the cited code is now: the symbol's declaration, the key's entry or the line range (from its first line), or the file's first line. */
+  async resolveCitation(citation: Pick<Citation, 'path' | 'symbol' | 'outside' | 'lines' | 'folder'>): Promise<Location | undefined> {
     const code = await this.citedCode(citation);
-    if (!code) return undefined;
-    return { relPath: citation.path, range: code.symbol ? { start: { line: code.symbol.startLine, character: 0 }, end: { line: code.symbol.startLine, character: 0 } } : point(0, 0) };
+    if (!code || code.folder) return undefined;
+    return { relPath: citation.path, range: point(code.first, 0) };
   }
 
-  private async citedCode(citation: Pick<Citation, 'path' | 'symbol' | 'outside'>) {
+  /** The cited lines (0-based, `first`–`last`) of the file's text now; a folder has none. */
+  private async citedCode(citation: Pick<Citation, 'path' | 'symbol' | 'outside' | 'lines' | 'folder'>): Promise<{ folder: true } | { folder?: undefined; text: string; first: number; last: number } | undefined> {
     if (citation.outside) return undefined;
+    if (citation.folder) return (await this.deps.files.list()).some((file) => file.startsWith(`${citation.path}/`)) ? { folder: true } : undefined;
     const text = await this.deps.files.read(citation.path);
     if (text === undefined) return undefined;
-    if (!citation.symbol) return { text, symbol: undefined };
+    const count = text.split('\n').length;
+    if (citation.lines) return citation.lines.start >= 1 && citation.lines.start <= count ? { text, first: citation.lines.start - 1, last: Math.min(citation.lines.end, count) - 1 } : undefined;
+    if (!citation.symbol) return { text, first: 0, last: count - 1 };
+    if (KEYED_FILE.test(citation.path)) {
+      const key = lookUpKey(citation.path, text, citation.symbol);
+      if ('fingerprint' in key) return { text, first: key.startLine, last: key.endLine };
+      return 'unsupported' in key ? { text, first: 0, last: count - 1 } : undefined;
+    }
     const symbol = (await this.deps.symbols.symbolsOf(citation.path, text)).find((s) => s.name === citation.symbol);
-    return symbol ? { text, symbol } : undefined;
+    return symbol ? { text, first: symbol.startLine, last: symbol.endLine } : undefined;
   }
 
   async hover(document: PageDocument, position: Position): Promise<HoverInfo | undefined> {
@@ -290,10 +300,10 @@ export class PageLanguageService {
     const issue = await this.deps.drift.issueAt(document.relPath, citation.range);
     const anchored = page.frontmatter.anchors?.[citation.text] !== undefined;
     const drift = issue ? `Drift (${issue.code}): ${issue.message}` : anchored ? 'Matches the code this page was verified against.' : 'Not checked yet.';
-    if (!code) return { ...base, lines: [drift, citation.symbol ? `${citation.symbol} is not declared in ${citation.path}.` : `${citation.path} does not exist or cannot be read.`] };
+    if (!code) return { ...base, lines: [drift, missing(citation)] };
+    if (code.folder) return { ...base, lines: [drift, `The folder ${citation.path}/ exists.`] };
     const all = code.text.split('\n');
-    const first = code.symbol ? code.symbol.startLine : 0;
-    const last = code.symbol ? code.symbol.endLine : all.length - 1;
+    const { first, last } = code;
     const shownLast = Math.min(last, first + MAX_HOVER_LINES - 1);
     const shown = all.slice(first, shownLast + 1).map((line) => line.replace(/\r$/, ''));
     const where = `${citation.path}, lines ${first + 1}–${last + 1}${shownLast < last ? ` (first ${MAX_HOVER_LINES} shown)` : ''}`;
@@ -434,6 +444,14 @@ function contains(range: Range, position: Position): boolean {
 
 function linkAt(page: WikiPage, position: Position): WikiLink | undefined {
   return page.links.find((link) => contains(link.range, position));
+}
+
+/** What a hover says of a citation that resolves to nothing. */
+function missing(citation: Citation): string {
+  if (citation.folder) return `The folder ${citation.path}/ does not exist, or holds no file.`;
+  if (citation.lines) return `${citation.path} does not exist, or has no line ${citation.lines.start}.`;
+  if (citation.symbol) return KEYED_FILE.test(citation.path) ? `${citation.symbol} is not a key of ${citation.path}.` : `${citation.symbol} is not declared in ${citation.path}.`;
+  return `${citation.path} does not exist or cannot be read.`;
 }
 
 function citationAt(page: WikiPage, position: Position): Citation | undefined {

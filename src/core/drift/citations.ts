@@ -3,29 +3,32 @@ import type { Range, WikiPage } from '../model';
 import { LineMap } from '../text/text';
 import { parseCitationText, type CitationSyntax } from '../../shared/citationSyntax';
 
-/** A code citation found in a page body: `path`, `path:Symbol` or `path:Outer.inner`. */
+/** A code citation found in a page body: `path`, `path:Symbol`, `path:Outer.inner`, `path#L10-L20`, `folder/` or `data.json:key.path`. */
 export interface Citation extends CitationSyntax {
   /** Range of the citation text (inside the backticks) in the page file. */
   range: Range;
 }
 
-export { parseCitationText, SYMBOL_FILE, TS_LIKE } from '../../shared/citationSyntax';
+export { KEYED_FILE, lineRangeProblem, lineRangeText, parseCitationText, splitLineRange, SYMBOL_FILE, TS_LIKE, type LineRange } from '../../shared/citationSyntax';
 
 const INLINE_CODE = /(`+)([^`\n]+?)\1(?!`)/g;
 
 /** Citations in a page body, outside fenced code blocks, with ranges in file coordinates. */
 export function findCitations(page: Pick<WikiPage, 'body' | 'bodyStartLine'>): Citation[] {
   const masked = maskCode(page.body, { inlineCode: false });
-  const lines = new LineMap(page.body, page.bodyStartLine);
+  const lineMap = new LineMap(page.body, page.bodyStartLine);
   const citations: Citation[] = [];
   for (const match of masked.matchAll(INLINE_CODE)) {
     const parsed = parseCitationText(match[2]);
     if (!parsed) continue;
     const start = (match.index ?? 0) + match[1].length + (match[2].length - match[2].trimStart().length);
-    const range = lines.range(start, start + match[2].trim().length);
+    const range = lineMap.range(start, start + match[2].trim().length);
     // Literals, not a spread: V8 gives each spread copy a hidden class of its own, and a wiki has tens of thousands of citations.
-    const { text, path, symbol, outside } = parsed;
-    citations.push(symbol ? { text, path, symbol, outside, range } : { text, path, outside, range });
+    const { text, path, symbol, outside, lines, folder } = parsed;
+    if (symbol) citations.push({ text, path, symbol, outside, range });
+    else if (lines) citations.push({ text, path, outside, lines, range });
+    else if (folder) citations.push({ text, path, outside, folder, range });
+    else citations.push({ text, path, outside, range });
   }
   return citations;
 }

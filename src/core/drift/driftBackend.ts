@@ -1,4 +1,5 @@
-import type { DriftReport } from './driftEngine';
+import type { LineRange } from './citations';
+import type { CodeLocation, DriftReport } from './driftEngine';
 import type { ReportScope } from './issueScope';
 import type { StampResult } from './stamp';
 import type { SourceSymbol } from './symbols';
@@ -23,9 +24,12 @@ export interface SourcesChange {
   citing?: string[];
 }
 
+/** What a citation names: a file, a symbol or key in it, a line range of it, or a folder. */
 export interface CitedCode {
   path: string;
   symbol?: string;
+  lines?: LineRange;
+  folder?: true;
 }
 
 /**
@@ -37,9 +41,9 @@ export interface DriftBackend {
   check(options?: DriftCheckOptions, signal?: AbortSignal): Promise<ScopedDriftReport>;
   /** Forgets the changed files, then re-checks the pages that cite them (every page when files came or went). */
   sourcesChanged(change: SourcesChange, signal?: AbortSignal): Promise<ScopedDriftReport>;
-  /** Where a citation's code is declared now (after re-exports: the file and name it has there); undefined when it does not resolve. */
-  locate(citation: CitedCode): Promise<{ path: string; line: number; symbol?: string } | undefined>;
-  /** The fingerprint a citation would be stamped with now; undefined when it does not resolve. */
+  /** Where a citation's code is now (after re-exports: the file and name it has there); undefined when it does not resolve. */
+  locate(citation: CitedCode): Promise<CodeLocation | undefined>;
+  /** The fingerprint a citation would be stamped with now; '' for a folder (nothing to record); undefined when it does not resolve. */
   currentAnchor(citation: CitedCode & { outside: boolean }): Promise<string | undefined>;
   /** The declarations of a file's text, as drift parses them. */
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;

@@ -29,3 +29,8 @@ export const DEFAULT_DRIFT_SEVERITY: Record<DriftCode, Severity> = {
   'outside-workspace': 'error',
   'unreadable-file': 'error',
 };
+
+/** The message of an `unverified` citation, with what to do about it. */
+export function unverifiedMessage(citation: string): string {
+  return `${citation} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`;
+}

@@ -4,8 +4,9 @@ import { nextTurn, turnDue } from '../eventLoopTurns';
 import { isArchived, type LintIssue, type WikiPage } from '../model';
 import type { FileSystem } from '../ports';
 import { citationsOf, SYMBOL_FILE, TS_LIKE, type Citation } from './citations';
-import { DEFAULT_DRIFT_SEVERITY, DriftCode } from './driftCodes';
 import { reExportersOf } from './barrels';
+import { CitedParts, isPartCitation } from './citedParts';
+import { DEFAULT_DRIFT_SEVERITY, DriftCode, unverifiedMessage } from './driftCodes';
 import { moduleCandidates } from './modules';
 import { answersWanted, CONTAINER_KINDS, containerShape, fileAnchor, hex8, parseAnchor, symbolAnchor, type FileSymbols, type ParsedAnchor, type ParseThreads, type ReExport, type SourceSymbol, type SymbolParser, type TypeFingerprints, type WantedSymbols } from './symbols';
 
@@ -20,7 +21,8 @@ export interface SymbolSearch {
 export interface DriftIssue extends LintIssue {
   code: DriftCode;
   /** `anchor`: the fingerprint the citation would be stamped with now (of `renamedTo` for a rename). */
-  data: { citation: string; path: string; symbol?: string; movedTo?: string; renamedTo?: string; anchor?: string };
+  /** `relocatedTo`: the citation where the cited lines are now (a line range found again by content). */
+  data: { citation: string; path: string; symbol?: string; movedTo?: string; renamedTo?: string; anchor?: string; relocatedTo?: string };
 }
 
 export interface DriftReport {
@@ -59,6 +61,8 @@ export class DriftEngine {
   /** The state each read in `sources` settled to: a citation it answers is checked without waiting. */
   private readonly settled = new Map<string, SourceState>();
   private readonly shapes = new WeakMap<Declared['file'], Map<string, string>>();
+  /** Line ranges, keys of data files and folders: citations of no declaration. */
+  private readonly parts: CitedParts;
 
   constructor(
     private readonly root: string,
@@ -67,12 +71,15 @@ export class DriftEngine {
     private readonly search: SymbolSearch,
     /** Semantic mode: the resolved types of cited symbols, compared when an anchor records one. */
     private readonly types?: TypeFingerprints,
-  ) {}
+  ) {
+    this.parts = new CitedParts(root, fs);
+  }
 
   /** Forgets a file's cached state (it was saved, created, deleted or renamed). */
   invalidate(relPath: string): void {
     this.sources.delete(relPath);
     this.settled.delete(relPath);
+    this.parts.invalidate(relPath);
     this.types?.invalidate(relPath);
   }
 
@@ -92,7 +99,7 @@ export class DriftEngine {
     const wanted = new Map<string, { names: Set<string>; wholeFile: boolean }>();
     for (const { citations } of cited) {
       for (const citation of citations) {
-        if (citation.outside) continue;
+        if (citation.outside || isPartCitation(citation)) continue;
         let entry = wanted.get(citation.path);
         if (!entry) wanted.set(citation.path, (entry = { names: new Set(), wholeFile: false }));
         if (citation.symbol) entry.names.add(citation.symbol);
@@ -108,7 +115,7 @@ export class DriftEngine {
       // Each page is checked as soon as its own files are in, while others still parse: a page
       // waiting on a large file holds up no later page, and the checks keep pace with the parses.
       const reports = await Promise.all(cited.map(async ({ page, citations }) => {
-        await Promise.allSettled(citations.filter((citation) => !citation.outside).map((citation) => this.source(citation.path)));
+        await Promise.allSettled(citations.filter((citation) => !citation.outside && !isPartCitation(citation)).map((citation) => this.source(citation.path)));
         if (cancel?.cancelled) return undefined;
         const found: DriftIssue[] = [];
         const anchors = page.frontmatter.anchors ?? {};
@@ -136,11 +143,12 @@ export class DriftEngine {
     return { pagesChecked, citationsChecked, issues };
   }
 
-  /** The fingerprint a citation would be stamped with now, or undefined when it does not resolve. */
-  async currentAnchor(citation: Pick<Citation, 'path' | 'symbol' | 'outside'>): Promise<string | undefined> {
+  /** The fingerprint a citation would be stamped with now; '' for a folder, whose existence is all it claims; undefined when it does not resolve. */
+  async currentAnchor(citation: Pick<Citation, 'path' | 'symbol' | 'outside' | 'lines' | 'folder'>): Promise<string | undefined> {
     if (citation.outside) return undefined;
+    if (isPartCitation(citation)) return this.parts.currentAnchor(citation);
     const source = await this.source(citation.path, { names: citation.symbol ? [citation.symbol] : [], wholeFile: !citation.symbol });
-    if (!source.exists) return undefined;
+    if (!source.exists) return !citation.symbol && (await this.parts.isFolder(citation.path)) ? '' : undefined;
     if (!citation.symbol) return fileAnchor(source.fingerprint);
     const declared = await this.declaration(citation.path, citation.symbol);
     return declared && this.anchorOf(declared);
@@ -150,10 +158,11 @@ export class DriftEngine {
    * Where a symbol is declared now (its file and qualified name there, after re-exports), for "open
    * the cited symbol"; throws the refusal of a file Repo Wiki does not read (a link out).
    */
-  async locate(citation: Pick<Citation, 'path' | 'symbol'>): Promise<{ path: string; line: number; symbol?: string } | undefined> {
+  async locate(citation: Pick<Citation, 'path' | 'symbol' | 'lines' | 'folder'>): Promise<CodeLocation | undefined> {
+    if (isPartCitation(citation)) return this.parts.locate(citation);
     const source = await this.source(citation.path);
     if (!source.exists && source.refused) throw source.refused;
-    if (!source.exists) return undefined;
+    if (!source.exists) return !citation.symbol && (await this.parts.isFolder(citation.path)) ? { path: citation.path, line: 0, folder: true } : undefined;
     if (!citation.symbol) return { path: citation.path, line: 0 };
     const declared = await this.declaration(citation.path, citation.symbol);
     return declared && { path: declared.path, line: declared.symbol.startLine, symbol: declared.symbol.name };
@@ -257,7 +266,7 @@ export class DriftEngine {
   /** A citation's issue, if any. Symbols are parsed when first read, so a file nested too deeply overflows here: only its citations say so. */
   private async checked(citation: Citation, anchor: string | undefined): Promise<CitationIssue | undefined> {
     try {
-      if (this.unchanged(citation, anchor)) return undefined;
+      if (!isPartCitation(citation) && this.unchanged(citation, anchor)) return undefined;
       return await this.checkCitation(citation, anchor);
     } catch (error) {
       if (!isStackOverflow(error)) throw error;
@@ -269,6 +278,10 @@ export class DriftEngine {
     const issue = (code: DriftCode, message: string, extra: Partial<DriftIssue['data']> = {}) => citationIssue(citation, code, message, extra);
     if (citation.outside) {
       return issue(DriftCode.OutsideWorkspace, `${citation.path} is outside the workspace; citations must be relative to the workspace folder, and this one is not read.`);
+    }
+    if (isPartCitation(citation)) {
+      const verdict = await this.parts.check(citation, anchor);
+      return verdict && issue(verdict.code, verdict.message, verdict.extra);
     }
     const source = await this.source(citation.path, citation.symbol ? { names: [citation.symbol] } : { names: [], wholeFile: true });
     if (!source.exists && source.refused) {
@@ -283,6 +296,8 @@ export class DriftEngine {
       if (renamed) {
         return issue(DriftCode.RenamedSymbol, `${citation.path} no longer exists, and ${citation.symbol} is now ${renamed.declared.symbol.name} in ${renamed.path}: a declaration with the same code is there.`, { movedTo: renamed.path, renamedTo: renamed.declared.symbol.name, anchor: this.anchorOf(renamed.declared) });
       }
+      // `src/adapters` where a folder is: a folder citation, true while the folder exists.
+      if (!citation.symbol && (await this.parts.isFolder(citation.path))) return undefined;
       return issue(DriftCode.MissingFile, `${citation.path} does not exist.`);
     }
     const declared = citation.symbol ? await this.declaration(citation.path, citation.symbol) : undefined;
@@ -304,7 +319,7 @@ export class DriftEngine {
     // Built only for an issue: in semantic mode it asks the type checker.
     const now = () => (declared ? this.anchorOf(declared) : fileAnchor(source.fingerprint));
     if (!anchor) {
-      return issue(DriftCode.Unverified, `${citation.text} has no recorded fingerprint yet. Check the page against the code, then mark it as reviewed (in VS Code, the quick fix; in a terminal, repo-wiki drift --review <page>).`, { anchor: now() });
+      return issue(DriftCode.Unverified, unverifiedMessage(citation.text), { anchor: now() });
     }
     const recorded = parseAnchor(anchor);
     if (!current) {
@@ -424,6 +439,15 @@ export class DriftEngine {
       throw error;
     }
   }
+}
+
+/** Where cited code is: 0-based lines (`endLine` for a range or a key), or a folder. */
+export interface CodeLocation {
+  path: string;
+  line: number;
+  endLine?: number;
+  symbol?: string;
+  folder?: true;
 }
 
 type CitationIssue = Omit<DriftIssue, 'page' | 'range' | 'severity'>;

@@ -57,6 +57,7 @@ async function stampLocked(wiki: Wiki, writes: WikiWrites, engine: DriftEngine, 
     if (options.citations && !options.citations.includes(citation.text)) continue;
     if (options.onlyMissing && anchors[citation.text]) continue;
     const current = await engine.currentAnchor(citation);
+    if (current === '') continue; // a folder: its existence is checked each time, there is nothing to record
     const anchor = current && anchorAt(current, options.verifiedAt);
     const recorded = anchors[citation.text];
     if (!anchor) unresolved.push(citation.text);

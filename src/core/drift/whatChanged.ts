@@ -1,4 +1,5 @@
-import type { Citation } from './citations';
+import type { Citation, LineRange } from './citations';
+import { TextLines } from './lineRanges';
 import type { DriftEngine } from './driftEngine';
 import { parseAnchor } from './symbols';
 import { MAX_COMPARED_BYTES, tooLargeToCompare } from '../text/boundedDiff';
@@ -17,9 +18,10 @@ export type WhatChanged =
 
 /**
  * What changed in a cited symbol (or file) since the commit its anchor records: the declaration's
- * lines then and now, found by parsing each version, so an edit elsewhere in the file is left out.
+ * lines then and now, found by parsing each version, so an edit elsewhere in the file is left out
+(a line range: its lines now, and the lines that held the recorded text then).
  */
-export async function whatChanged(engine: DriftEngine, fileAt: FileAtCommit, citation: Pick<Citation, 'path' | 'symbol' | 'text'>, anchor: string | undefined): Promise<WhatChanged> {
+export async function whatChanged(engine: DriftEngine, fileAt: FileAtCommit, citation: Pick<Citation, 'path' | 'symbol' | 'text' | 'lines'>, anchor: string | undefined): Promise<WhatChanged> {
   const commit = anchor && parseAnchor(anchor).at;
   if (!commit) {
     return { unavailable: `${citation.text} was stamped without a commit, so there is nothing to compare with. Mark it as reviewed in a git repository to record one.` };
@@ -32,10 +34,17 @@ export async function whatChanged(engine: DriftEngine, fileAt: FileAtCommit, cit
   if (then === undefined) return { unavailable: `Commit ${commit} is not in this clone, or had no ${declared.path}. Fetch it, or review the code and mark the citation as reviewed.` };
   if (typeof then !== 'string' || tooLargeToCompare(then)) return { unavailable: tooLarge(declared.path, commit) };
   if (tooLargeToCompare(now)) return { unavailable: `${declared.path} is larger than ${MAX_COMPARED_BYTES / 1024 / 1024} MB now, so it is not compared.` };
-  const before = await engine.excerpt(declared.path, then, declared.symbol);
-  const after = await engine.excerpt(declared.path, now, declared.symbol);
+  // A line range compares its lines now with the lines of the recorded text then (they may have moved since); a key of a data file, the whole file.
+  const range = citation.lines;
+  const thenRange = range && (new TextLines(then).find(parseAnchor(anchor).body ?? '', range.end - range.start + 1, range.start) ?? range);
+  const before = await engine.excerpt(declared.path, thenRange ? linesOf(then, thenRange) : then, declared.symbol);
+  const after = await engine.excerpt(declared.path, range ? linesOf(now, range) : now, declared.symbol);
   if (before === undefined || after === undefined) return { unavailable: `${citation.text} was not declared at ${commit}.` };
   return { commit, path: declared.path, ...(declared.symbol ? { symbol: declared.symbol } : {}), before, after };
+}
+
+function linesOf(text: string, range: LineRange): string {
+  return text.split('\n').slice(range.start - 1, range.end).join('\n');
 }
 
 function tooLarge(relPath: string, commit: string): string {

@@ -10,6 +10,7 @@ import { sourceRef } from './memory';
 
 /** Resolves a code citation to the fingerprint it would be stamped with now; the drift engine is one. */
 export interface CitationResolver {
+  /** '' for a citation that resolves with nothing to record (a folder). */
   currentAnchor(citation: { path: string; symbol?: string; outside: boolean }): Promise<string | undefined>;
 }
 
@@ -336,7 +337,7 @@ async function resolveCitations(plan: Plan, planned: readonly PlannedPage[], res
       }
       const anchor = await resolve(text, citation);
       if (anchor) anchors[text] = anchor;
-      else problems.push({ path: `${at}.citations`, message: `${text} does not resolve: ${citation.symbol ? `${citation.symbol} is not declared in ${citation.path}` : `${citation.path} does not exist`} (an invented citation)` });
+      else if (anchor === undefined) problems.push({ path: `${at}.citations`, message: `${text} does not resolve: ${citation.symbol ? `${citation.symbol} is not declared in ${citation.path}` : `${citation.path} does not exist`} (an invented citation)` });
     }
     result.set(page, anchors);
   }));

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { parseCitationText } from '../drift/citations';
+import { KEYED_FILE, lineRangeProblem, parseCitationText, splitLineRange } from '../drift/citations';
+import { lookUpKey } from '../drift/configKeys';
 import type { ToolDependencies } from './dependencies';
 import type { ToolResult, WikiTool } from './tool';
 import { defineTool, failure, field, MAX_RESULT_CHARS, success } from './toolKit';
@@ -10,7 +11,6 @@ export const MAX_CODE_LINES = 400;
 const MAX_CODE_CHARS = MAX_RESULT_CHARS - 1024;
 /** A longer line (minified code) is cut: one line must not fill the result. */
 const MAX_LINE_CHARS = 1000;
-const LINE_RANGE = /^(?<path>[^#]+)#L(?<start>\d+)(?:-L?(?<end>\d+))?$/;
 
 const input = z.strictObject({
   citation: z.string().check(
@@ -41,6 +41,12 @@ export function readCodeTool(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'sy
       if (isResult(file)) return file;
       const lines = file.text.split('\n').map((line) => line.replace(/\r$/, ''));
       if (lines.at(-1) === '') lines.pop();
+      if (request.symbol && KEYED_FILE.test(request.path)) {
+        const key = lookUpKey(request.path, file.text, request.symbol);
+        if ('fingerprint' in key) return showLines(request, lines, key.startLine + 1, key.endLine + 1, `${request.path}:${request.symbol}`);
+        const why = 'missing' in key ? key.missing : 'unreadable' in key ? key.unreadable : `${request.path}'s keys cannot be looked up; read the file instead.`;
+        return failure(why, 'key not found');
+      }
       if (request.symbol) {
         if (file.cut) return failure(`${request.path} is too large to find declarations in; read a line range instead, e.g. ${request.path}#L1-L200.`, 'refused: too large');
         const symbols = await declarationsOf(deps, request.path, file.text);
@@ -78,13 +84,9 @@ async function reExported(deps: Pick<ToolDependencies, 'wiki' | 'files' | 'symbo
 }
 
 function parseRequest(citation: string): CodeRequest | string {
-  const range = LINE_RANGE.exec(citation)?.groups;
-  if (range) {
-    const start = Number(range.start);
-    const end = range.end === undefined ? start : Number(range.end);
-    if (start < 1 || end < start) return `${citation}: a line range runs from line 1 or later to a line at or after its start, e.g. #L10-L40.`;
-    return { path: range.path, lines: { start, end } };
-  }
+  // The grammar of pages' line-range citations, on any path (`Makefile#L1-L20` too).
+  const range = splitLineRange(citation);
+  if (range) return lineRangeProblem(citation, range.lines) ?? range;
   const parsed = parseCitationText(citation);
   if (parsed) return { path: parsed.path, ...(parsed.symbol ? { symbol: parsed.symbol } : {}) };
   // Files like `Makefile` are no citation in a page, but are fine to read.

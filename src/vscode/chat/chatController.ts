@@ -7,12 +7,13 @@ import { MAX_TAGS, tagSet, type Conversation, type ConversationRecord, type Conv
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation } from '../../core/chat/fileBack';
 import { parseCitationText } from '../../core/drift/citations';
+import type { CodeLocation } from '../../core/drift/driftEngine';
 import { isLlmError } from '../../core/llm/languageModel';
 import type { Wiki } from '../../core/wiki/wiki';
 import { normaliseTag } from '../../shared/tags';
 import type { ConversationSummary, HostToWebview, PageRef, SelectionChip, StepView, TurnView, WebviewToHost } from '../../shared/protocol';
 import type { Services } from '../services/services';
-import { locateCitation } from '../drift/locateCitation';
+import { locateCitation, showCodeLocation } from '../drift/locateCitation';
 import { ensureTrusted, showError } from '../common/userErrors';
 import type { ConversationStoreHost } from './conversationStoreHost';
 
@@ -238,7 +239,7 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'notice', message: `${text} is not a code citation inside this workspace.` });
       return;
     }
-    let found: { path: string; line: number } | undefined;
+    let found: CodeLocation | undefined;
     try {
       found = await this.services.cores.of(wiki).drift.locate(citation);
     } catch (error) {
@@ -250,8 +251,7 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'notice', message: `${text} does not resolve to any code now.` });
       return;
     }
-    const position = new vscode.Position(found.line, 0);
-    await vscode.window.showTextDocument(vscode.Uri.file(path.join(wiki.root, found.path)), { selection: new vscode.Range(position, position), preview: true });
+    await showCodeLocation(wiki.root, found, { preview: true });
   }
 
   /** The wiki chat answers from: the active editor's, else the first one that exists. */

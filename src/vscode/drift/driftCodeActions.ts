@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DRIFT_CODES, DriftCode } from '../../core/drift/driftCodes';
 import type { DriftIssue } from '../../core/drift/driftEngine';
+import { relocatedCitation } from '../../core/drift/relocation';
 import { DIAGNOSTIC_SOURCE } from '../common/diagnostics';
 import type { DriftService } from './driftService';
 
@@ -25,10 +26,8 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
         fix.command = { title, command, arguments: args };
         actions.push(fix);
       };
-      if (code === DriftCode.MovedSymbol && issue.data.movedTo) {
-        const to = `${issue.data.movedTo}:${issue.data.symbol}`;
-        action(`Update citation to ${to}`, 'repoWiki.relocateCitation', [document.uri, citation, to], true);
-      }
+      const movedTo = code === DriftCode.MovedSymbol ? relocatedCitation(issue) : undefined;
+      if (movedTo) action(`Update citation to ${movedTo}`, 'repoWiki.relocateCitation', [document.uri, citation, movedTo], true);
       if (code === DriftCode.RenamedSymbol && issue.data.renamedTo) {
         action(`Update citation to ${issue.data.movedTo ? currentCitation(issue) : issue.data.renamedTo}`, 'repoWiki.relocateCitation', [document.uri, citation, currentCitation(issue), issue.data.anchor], true);
       }
@@ -51,7 +50,5 @@ export class DriftCodeActions implements vscode.CodeActionProvider {
 
 /** Where the cited code is now: after a move or a rename, the new place. */
 function currentCitation(issue: DriftIssue): string {
-  if (issue.code === DriftCode.MovedSymbol && issue.data.movedTo) return `${issue.data.movedTo}:${issue.data.symbol}`;
-  if (issue.code === DriftCode.RenamedSymbol && issue.data.renamedTo) return `${issue.data.movedTo ?? issue.data.path}:${issue.data.renamedTo}`;
-  return issue.data.citation;
+  return relocatedCitation(issue) ?? issue.data.citation;
 }

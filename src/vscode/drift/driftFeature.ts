@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCitations } from '../../core/drift/citations';
+import type { CodeLocation } from '../../core/drift/driftEngine';
 import type { WikiPage } from '../../core/model';
 import { markStale, relocateCitation } from '../../core/pages/pageEdits';
 import type { Wiki } from '../../core/wiki/wiki';
@@ -9,6 +10,7 @@ import type { WikiSnapshot } from '../services/wikiSnapshots';
 import { ensureTrusted, showError } from '../common/userErrors';
 import { DriftCodeActions } from './driftCodeActions';
 import { DriftService } from './driftService';
+import { showCodeLocation } from './locateCitation';
 import { registerCitedBy } from './citedBy';
 import { registerWhatChanged } from './whatChangedView';
 
@@ -192,7 +194,7 @@ async function openCitation(services: Services, uri: vscode.Uri, citation: strin
   const wiki = services.wikis.forUri(uri);
   const parsed = findCitations({ body: `\`${citation}\``, bodyStartLine: 0 })[0];
   if (!wiki || !parsed || parsed.outside) return;
-  let found: { path: string; line: number } | undefined;
+  let found: CodeLocation | undefined;
   try {
     // The worker refuses a cited file that is a link out of the workspace, a FIFO or a device.
     found = await services.cores.of(wiki).drift.locate(parsed);
@@ -204,8 +206,7 @@ async function openCitation(services: Services, uri: vscode.Uri, citation: strin
     void vscode.window.showWarningMessage(`Repo Wiki: ${citation} does not resolve to any code.`);
     return;
   }
-  const position = new vscode.Position(found.line, 0);
-  await vscode.window.showTextDocument(vscode.Uri.file(path.join(wiki.root, found.path)), { selection: new vscode.Range(position, position) });
+  await showCodeLocation(wiki.root, found);
 }
 
 async function editPage(services: Services, uri: vscode.Uri, action: string, edit: (wiki: Wiki, page: NonNullable<Awaited<ReturnType<Wiki['readPage']>>>) => Promise<unknown>) {

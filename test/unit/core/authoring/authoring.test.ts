@@ -18,7 +18,7 @@ function fixture(options: { drift?: Record<string, { code: string; message: stri
     notes: pageText('Notes', 'Back to [[pipeline|the pipeline]].\nAlso `src/router.ts:Router.handle` here.', { topic: 'other', updated: '2026-11-12' }),
   };
   const pages = Object.entries(texts).map(([slug, text]) => parse(slug, text));
-  const files: Record<string, string> = { 'src/router.ts': ROUTER, 'src/server/app.ts': 'export const app = 1;\n', 'README.md': '# hi\n', 'tools/build.py': 'def main():\n    pass\n' };
+  const files: Record<string, string> = { 'src/router.ts': ROUTER, 'src/server/app.ts': 'export const app = 1;\n', 'README.md': '# hi\n', 'tools/build.py': 'def main():\n    pass\n', 'package.json': '{\n  "scripts": {\n    "test": "mocha"\n  }\n}\n' };
   const symbolCalls: string[] = [];
   const service = new PageLanguageService({
     pages: { pages: async () => pages },
@@ -177,6 +177,20 @@ describe('PageLanguageService', () => {
       assert.equal(hover?.lines[0], 'Drift (body-changed): The code of Router.handle changed since this page was verified.');
       const clean = await fixture().service.hover(doc('storage'), at);
       assert.equal(clean?.lines[0], 'Not checked yet.');
+    });
+
+    it('reads line ranges, JSON keys and folders as drift does: the cited lines, the key\'s entry, the folder', async () => {
+      const { service, doc } = fixture();
+      const text = pageText('Forms', 'Loop `src/router.ts#L6-L7`, script `package.json:scripts.test`, folder `src/server/`, gone `src/nowhere/`.');
+      const forms = { ...doc('forms', text), text };
+      const range = await service.hover(forms, positionOf(text, 'src/router.ts#L6'));
+      assert.equal(range?.code?.text, 'export function splitPath(p: string) {\n  return p.split("/");');
+      assert.equal(range?.lines[1], 'src/router.ts, lines 6–7');
+      assert.deepEqual(await service.definition(forms, positionOf(text, 'src/router.ts#L6')), { relPath: 'src/router.ts', range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } } });
+      const key = await service.hover(forms, positionOf(text, 'package.json:scripts'));
+      assert.equal(key?.code?.text, '    "test": "mocha"');
+      assert.equal((await service.hover(forms, positionOf(text, 'src/server/')))?.lines[1], 'The folder src/server/ exists.');
+      assert.equal((await service.hover(forms, positionOf(text, 'src/nowhere/')))?.lines[1], 'The folder src/nowhere/ does not exist, or holds no file.');
     });
   });
 
