@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { findOnPath, firstExecutable } from '../files/executables';
 import { CodeSearchError, type CodeMatch, type CodeSearch, type GrepOptions, type GrepResult } from '../../core/tools/codeSearch';
 import { globMatcher, type PathMatcher } from './glob';
 
@@ -35,17 +35,7 @@ export function findRipgrep(options: { appRoot?: string; env?: NodeJS.ProcessEnv
   const env = options.env ?? process.env;
   const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
   const bundled = options.appRoot ? ['node_modules', 'node_modules.asar.unpacked'].map((dir) => path.join(options.appRoot!, dir, '@vscode', 'ripgrep', 'bin', exe)) : [];
-  const onPath = (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, exe));
-  return [env.REPO_WIKI_RIPGREP, ...bundled, ...onPath].find((candidate): candidate is string => !!candidate && isExecutable(candidate));
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false; // not there, or not runnable: try the next place
-  }
+  return firstExecutable([env.REPO_WIKI_RIPGREP, ...bundled]) ?? findOnPath('rg', env);
 }
 
 /** CodeSearch over one workspace folder by spawning ripgrep; every search is capped in output and time. */

@@ -3,8 +3,29 @@ import { WikiError } from '../errors';
 
 export const MCP_SERVER_NAME = 'repo-wiki';
 
-/** How VS Code starts the server: from the repository's own dependencies, in the workspace folder. */
-export const MCP_SERVER_ENTRY = { type: 'stdio', command: 'npx', args: ['repo-wiki', 'mcp', '--workspace', '${workspaceFolder}'] } as const;
+/** A stdio server entry of `.vscode/mcp.json`. */
+export interface McpServerEntry {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * What starts the server on this machine, without the package registry (where Repo Wiki is not
+ * published, so `npx repo-wiki` cannot work): an installed `repo-wiki` (the workspace's own, or one
+ * on the PATH), else the CLI the extension bundles, run by `node`, or by VS Code's own runtime
+ * as Node where there is no `node`.
+ */
+export type McpLaunch =
+  | { kind: 'installed'; command: string }
+  | { kind: 'bundled'; runtime: string; cli: string; runtimeIsElectron: boolean };
+
+export function mcpServerEntry(launch: McpLaunch): McpServerEntry {
+  const serve = ['mcp', '--workspace', '${workspaceFolder}'];
+  if (launch.kind === 'installed') return { type: 'stdio', command: launch.command, args: serve };
+  return { type: 'stdio', command: launch.runtime, args: [launch.cli, ...serve], ...(launch.runtimeIsElectron ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) };
+}
 
 /** What "Add the wiki's MCP server" does with `.vscode/mcp.json`. */
 export type McpServerPlan =
@@ -13,11 +34,20 @@ export type McpServerPlan =
   /** The entry is already the one this command writes: `text` is the file as it is. */
   | { outcome: 'present'; text: string }
   /**
+   * The entry is one this command wrote before, for another way of starting the server (the
+   * extension's CLI of a version since updated, `npx repo-wiki`): `text` is the file with it
+   * replaced. Replacing it with the server as it starts now trusts nothing in the old entry.
+   */
+  | { outcome: 'updated'; text: string }
+  /**
    * An entry of that name that is not this command's (another command, arguments, environment,
    * or a URL): `text` is the file as it is, `replaced` the file with the entry replaced, and
    * `existing` what the entry runs, for the person to judge before anything starts it.
    */
   | { outcome: 'different'; text: string; replaced: string; existing: string };
+
+/** The bundled CLI in an installed copy of this extension (publisher.name-version, any platform's separators). */
+const EXTENSION_CLI = /[\\/][\w.-]*repo-wiki-\d+\.\d+\.\d+[\w.-]*[\\/]dist[\\/]cli\.js$/;
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 
@@ -28,7 +58,7 @@ const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' 
  * is exactly the entry this command writes, the answer is `different`, and the caller asks. A file
  * that is not valid JSONC is refused, never overwritten.
  */
-export function addMcpServer(existing: string | undefined): McpServerPlan {
+export function addMcpServer(existing: string | undefined, serverEntry: McpServerEntry): McpServerPlan {
   const text = existing?.trim() ? existing : '{}\n';
   const errors: ParseError[] = [];
   const config = parse(text, errors, { allowTrailingComma: true }) as unknown;
@@ -40,11 +70,26 @@ export function addMcpServer(existing: string | undefined): McpServerPlan {
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
     throw new WikiError('invalid-mcp-config', '.vscode/mcp.json has a "servers" entry that is not an object, so it was left as it is.', 'Fix the file, or add the server by hand as docs/mcp-and-agents.md shows.');
   }
-  const withEntry = () => applyEdits(text, modify(text, ['servers', MCP_SERVER_NAME], MCP_SERVER_ENTRY, FORMAT));
+  const withEntry = () => applyEdits(text, modify(text, ['servers', MCP_SERVER_NAME], serverEntry, FORMAT));
   if (!servers || !Object.hasOwn(servers, MCP_SERVER_NAME)) return { outcome: 'added', text: withEntry() };
   const entry = (servers as Record<string, unknown>)[MCP_SERVER_NAME];
-  if (sameJson(entry, MCP_SERVER_ENTRY)) return { outcome: 'present', text };
+  if (sameJson(entry, serverEntry)) return { outcome: 'present', text };
+  if (isEarlierEntry(entry)) return { outcome: 'updated', text: withEntry() };
   return { outcome: 'different', text, replaced: withEntry(), existing: describeServer(entry) };
+}
+
+/**
+ * An entry this command wrote before, exactly in one of its earlier forms: `npx repo-wiki mcp`, or
+ * a runtime running the `dist/cli.js` of an installed Repo Wiki extension (`…/repo-wiki-0.1.0/…`).
+ */
+function isEarlierEntry(entry: unknown): boolean {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  const { type, command, args, env, ...rest } = entry as Record<string, unknown>;
+  if (type !== 'stdio' || Object.keys(rest).length || typeof command !== 'string' || !Array.isArray(args)) return false;
+  const serve = ['mcp', '--workspace', '${workspaceFolder}'];
+  if (command === 'npx') return env === undefined && sameJson(args, ['repo-wiki', ...serve]);
+  const electronOnly = env === undefined || sameJson(env, { ELECTRON_RUN_AS_NODE: '1' });
+  return electronOnly && args.length === 4 && typeof args[0] === 'string' && EXTENSION_CLI.test(args[0]) && sameJson(args.slice(1), serve);
 }
 
 /** Deep equality of JSON values, key order aside. */

@@ -16,7 +16,7 @@ export const agentsFeature = {
     const participant = new WikiParticipant(services);
     const chat = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) => participant.handle(request, chatContext, stream, token));
     chat.iconPath = vscode.Uri.file(path.join(context.extensionPath, 'media', 'repo-wiki.svg'));
-    context.subscriptions.push(chat, vscode.commands.registerCommand('repoWiki.addMcpServer', () => addMcpServerToWorkspace(services)));
+    context.subscriptions.push(chat, vscode.commands.registerCommand('repoWiki.addMcpServer', () => addMcpServerToWorkspace(services, context.extensionPath)));
     return { agents: { participant } };
   },
 };

@@ -1,18 +1,20 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { addMcpServer, MCP_SERVER_ENTRY, MCP_SERVER_NAME } from '../../core/agents/mcpConfig';
+import { addMcpServer, describeServer, MCP_SERVER_NAME, mcpServerEntry } from '../../core/agents/mcpConfig';
+import { mcpLaunch } from './mcpLaunch';
 import { isNotAFile } from '../../core/errors';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
 
-export type McpServerOutcome = 'added' | 'present' | 'replaced' | 'kept';
+export type McpServerOutcome = 'added' | 'present' | 'updated' | 'replaced' | 'kept';
 
 /**
  * "Add the wiki's MCP server to this workspace": merges the server into .vscode/mcp.json, never
- * clobbering it. An entry of the same name that runs something else came with the repository (or
- * from a person): it is shown, and replaced only when the person says so.
+ * clobbering it. The entry starts the server as this machine can (see mcpLaunch). An entry of the
+ * same name that runs something else came with the repository (or from a person): it is shown,
+ * and replaced only when the person says so; one this command wrote before is brought up to date.
  */
-export async function addMcpServerToWorkspace(services: Services): Promise<{ file: string; outcome: McpServerOutcome } | undefined> {
+export async function addMcpServerToWorkspace(services: Services, extensionPath: string): Promise<{ file: string; outcome: McpServerOutcome } | undefined> {
   if (!ensureTrusted('Adding the MCP server')) return undefined;
   const wiki = await services.wikis.pick({ mustExist: true, purpose: 'Add the wiki\'s MCP server' });
   if (!wiki) return undefined;
@@ -25,10 +27,11 @@ export async function addMcpServerToWorkspace(services: Services): Promise<{ fil
     } catch (error) {
       if (!isNotAFile(error)) throw error;
     }
-    const plan = addMcpServer(existing);
+    const entry = mcpServerEntry(mcpLaunch(wiki.root, extensionPath));
+    const plan = addMcpServer(existing, entry);
     let outcome: McpServerOutcome = plan.outcome === 'different' ? 'kept' : plan.outcome;
     if (plan.outcome === 'different') {
-      const ours = [MCP_SERVER_ENTRY.command, ...MCP_SERVER_ENTRY.args].join(' ');
+      const ours = describeServer(entry);
       const choice = await vscode.window.showWarningMessage(
         `.vscode/mcp.json already has a "${MCP_SERVER_NAME}" server, and it is not Repo Wiki's. Replace it?`,
         {
@@ -44,7 +47,7 @@ export async function addMcpServerToWorkspace(services: Services): Promise<{ fil
       } else {
         services.output.info(`Kept the "${MCP_SERVER_NAME}" entry of ${file}, which runs: ${plan.existing}`);
       }
-    } else if (plan.outcome === 'added') {
+    } else if (plan.outcome === 'added' || plan.outcome === 'updated') {
       await files.mkdir(path.dirname(file));
       await files.writeFileAtomic(file, plan.text);
     }
@@ -54,9 +57,12 @@ export async function addMcpServerToWorkspace(services: Services): Promise<{ fil
       return { file, outcome };
     }
     const what = outcome === 'added' ? `Added the "${MCP_SERVER_NAME}" MCP server to .vscode/mcp.json`
+      : outcome === 'updated' ? `Updated the "${MCP_SERVER_NAME}" entry of .vscode/mcp.json to how this machine starts the server`
       : outcome === 'replaced' ? `Replaced the "${MCP_SERVER_NAME}" entry of .vscode/mcp.json with Repo Wiki's server`
         : `.vscode/mcp.json already has Repo Wiki's "${MCP_SERVER_NAME}" server`;
-    void vscode.window.showInformationMessage(`Repo Wiki: ${what}. Agents in VS Code can now search and read the wiki.`, 'Open mcp.json')
+    // The bundled CLI's path names this machine and this version of the extension: say so, as the file is often committed.
+    const bundled = entry.args[0] !== 'mcp' ? ` It runs the CLI bundled with this extension (${entry.args[0]}), a path on this machine: run this command again after the extension updates, or install the CLI (see the README) for an entry the team can share.` : '';
+    void vscode.window.showInformationMessage(`Repo Wiki: ${what}. Agents in VS Code can now search and read the wiki.${bundled}`, 'Open mcp.json')
       .then((choice) => choice && vscode.window.showTextDocument(vscode.Uri.file(file)));
     return { file, outcome };
   } catch (error) {

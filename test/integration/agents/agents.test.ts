@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -177,7 +178,11 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
     const text = fs.readFileSync(file, 'utf8');
     assert.match(text, /\/\/ our team servers/, 'comments are kept');
     assert.match(text, /"other": \{\s*"type": "stdio",\s*"command": "other-server"\s*\}/, 'the other server is kept');
-    assert.match(text, /"repo-wiki": \{\s*"type": "stdio",\s*"command": "npx",\s*"args": \[\s*"repo-wiki",\s*"mcp",\s*"--workspace",\s*"\$\{workspaceFolder\}"\s*\]/);
+    // No repo-wiki is installed here: the entry runs the extension's own bundled CLI, and it serves.
+    const entry = (JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { servers: Record<string, { command: string; args: string[]; env?: Record<string, string> }> }).servers['repo-wiki'];
+    assert.equal(entry.args[0], path.join(vscode.extensions.getExtension('repo-wiki.repo-wiki')!.extensionPath, 'dist', 'cli.js'));
+    assert.deepEqual(entry.args.slice(1), ['mcp', '--workspace', '${workspaceFolder}']);
+    assert.match(await firstMcpAnswer(entry, root), /"serverInfo":\{"name":"repo-wiki"/);
     const again = await vscode.commands.executeCommand<{ outcome: string }>('repoWiki.addMcpServer');
     assert.equal(again?.outcome, 'present');
     assert.equal(fs.readFileSync(file, 'utf8'), text);
@@ -244,3 +249,24 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
     assert.equal(fs.existsSync(path.join(root, '.wiki', 'pages', 'router-errors.md')), false);
   });
 });
+
+/** Starts a server as an mcp.json entry says (with the workspace folder filled in) and returns its answer to initialize. */
+function firstMcpAnswer(entry: { command: string; args: string[]; env?: Record<string, string> }, folder: string): Promise<string> {
+  const server = spawn(entry.command, entry.args.map((arg) => arg.replace('${workspaceFolder}', folder)), { env: { ...process.env, ...entry.env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      server.kill();
+      reject(new Error(`no answer to initialize within 20 s; stdout: ${out}`));
+    }, 20000);
+    server.on('error', reject);
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      server.kill();
+      resolve(out);
+    });
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'integration', version: '1' } } })}\n`);
+  });
+}
