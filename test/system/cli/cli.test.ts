@@ -367,8 +367,9 @@ describe('repo-wiki CLI', function () {
       spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws });
       const installed = run(['merge-driver', 'install', '--workspace', ws]);
       assert.equal(installed.code, 0, installed.stderr);
-      assert.match(installed.stdout, /Index merge driver installed/);
+      assert.match(installed.stdout, /Index and page merge drivers installed/);
       assert.match(spawnSync('git', ['config', '--get', 'merge.repo-wiki-index.driver'], { cwd: ws, encoding: 'utf8' }).stdout, /index merge %O %A %B %P/);
+      assert.match(spawnSync('git', ['config', '--get', 'merge.repo-wiki-page.driver'], { cwd: ws, encoding: 'utf8' }).stdout, /page merge --marker-size %L %O %A %B %P/);
       const index = path.join(ws, '.wiki', 'index.json');
       const base = JSON.parse(fs.readFileSync(index, 'utf8'));
       const write = (name: string, pages: unknown[]) => {
