@@ -10,6 +10,7 @@ import { init } from './commands/init';
 import { lint } from './commands/lint';
 import { mcp } from './commands/mcp';
 import { mergeDriverInstall } from './commands/mergeDriverInstall';
+import { pageMerge } from './commands/pageMerge';
 import { pageRename } from './commands/pageRename';
 import { proposals } from './commands/proposals';
 import { query } from './commands/query';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CliCommand[] = [
   hookInstall,
   mergeDriverInstall,
   indexMerge,
+  pageMerge,
   ingest,
   mcp,
   agentsMd,

@@ -37,17 +37,26 @@ export async function installPreCommitHook(folder: string, fallbackCli?: string)
   return { path: hook, action };
 }
 
-const MERGE_DRIVER = 'repo-wiki-index';
-const ATTRIBUTES = ['index.json', 'index.md'].map((file) => `${file} merge=${MERGE_DRIVER}`);
+/** The merge drivers: git's name for each, what it runs, and the `.gitattributes` lines (relative to .wiki/, under a comment) that name it. */
+const MERGE_DRIVERS = [
+  {
+    name: 'repo-wiki-index', title: 'Repo Wiki index: merged page by page', args: 'index merge %O %A %B %P', files: ['index.json', 'index.md'],
+    header: '# Generated from pages/: merged page by page by the Repo Wiki merge driver where it is installed.',
+  },
+  {
+    name: 'repo-wiki-page', title: 'Repo Wiki page: anchors and fields merged one by one, the body as text', args: 'page merge --marker-size %L %O %A %B %P', files: ['pages/*.md'],
+    header: '# Pages: drift anchors and fields merged one by one, the body as text, by the Repo Wiki page merge driver where it is installed.',
+  },
+];
 
 /**
- * Configures the index merge driver in the repository (`git config`, local to this clone) and makes
- * sure `.wiki/.gitattributes` names it for index.json and index.md (a change to commit, so that
- * every clone with the driver uses it; clones without it fall back to git's text merge).
+ * Configures the merge drivers in the repository (`git config`, local to this clone) for the index
+ * (merged page by page) and the pages (anchors and fields merged one by one, the body as text), and
+ * makes sure `.wiki/.gitattributes` names them (a change to commit, so that every clone with the
+ * drivers uses them; clones without them fall back to git's text merge).
  */
 export async function installMergeDriver(folder: string, fallbackCli?: string): Promise<{ driver: 'installed' | 'unchanged'; attributes: 'added' | 'present' }> {
-  const args = `index merge %O %A %B %P`;
-  const command = [
+  const command = (args: string) => [
     `if command -v repo-wiki >/dev/null 2>&1; then repo-wiki ${args}`,
     ...(fallbackCli ? [`elif [ -f ${shellQuote(fallbackCli)} ]; then node ${shellQuote(fallbackCli)} ${args}`] : []),
     'else exit 1; fi',
@@ -55,17 +64,21 @@ export async function installMergeDriver(folder: string, fallbackCli?: string): 
   // Read before anything is configured: an attributes file that cannot be read stops it all.
   const file = path.join(folder, '.wiki', '.gitattributes');
   const text = (await readIfPresent(file, 'the merge driver was not installed')) ?? '';
-  const current = await git(folder, 'config', '--get', `merge.${MERGE_DRIVER}.driver`).catch(() => '');
-  if (current !== command) {
-    await git(folder, 'config', `merge.${MERGE_DRIVER}.name`, 'Repo Wiki index: merged page by page');
-    await git(folder, 'config', `merge.${MERGE_DRIVER}.driver`, command);
+  let installed = false;
+  for (const driver of MERGE_DRIVERS) {
+    const current = await git(folder, 'config', '--get', `merge.${driver.name}.driver`).catch(() => '');
+    if (current === command(driver.args)) continue;
+    await git(folder, 'config', `merge.${driver.name}.name`, driver.title);
+    await git(folder, 'config', `merge.${driver.name}.driver`, command(driver.args));
+    installed = true;
   }
-  const missing = ATTRIBUTES.filter((line) => !text.split('\n').some((existing) => existing.trim().startsWith(line)));
-  if (missing.length) {
-    const header = '# Generated from pages/: merged page by page by the Repo Wiki merge driver where it is installed.';
-    await replaceFile(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${header}\n${missing.join('\n')}\n`);
+  const has = (line: string) => text.split('\n').some((existing) => existing.trim().startsWith(line));
+  const added = MERGE_DRIVERS.map((driver) => ({ driver, lines: driver.files.map((name) => `${name} merge=${driver.name}`).filter((line) => !has(line)) })).filter(({ lines }) => lines.length);
+  if (added.length) {
+    const blocks = added.map(({ driver, lines }) => `${driver.header}\n${lines.join('\n')}\n`);
+    await replaceFile(file, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${blocks.join('\n')}`);
   }
-  return { driver: current === command ? 'unchanged' : 'installed', attributes: missing.length ? 'added' : 'present' };
+  return { driver: installed ? 'installed' : 'unchanged', attributes: added.length ? 'added' : 'present' };
 }
 
 /**

@@ -16,6 +16,8 @@ export const drift: CliCommand = {
   options: [
     { name: 'stamp', description: 'stamp citations that have no fingerprint yet' },
     { name: 'review', value: 'SLUG', repeatable: true, description: 'you checked this page against the code: stamp all its citations again, so the drift you saw is cleared' },
+    { name: 'review-flagged', description: 'after a merge: list every page drift flags now (changed or unverified citations), ask, then review them all as --review does' },
+    { name: 'yes', description: 'with --review-flagged: review without asking (needed without a terminal)' },
     { name: 'diff', description: 'under each changed citation, a unified diff of its code since the commit its page was verified at' },
     { name: 'semantic', description: 'also compare each cited symbol\'s resolved type (a ts-morph program over tsconfig.json), so a type changed through a callee is type-changed; stamping then records types' },
     { name: 'changed-since', value: 'REF', description: 'check only what changed since REF (from its merge base with HEAD, uncommitted changes included): edited pages, and citations into changed files' },
@@ -23,13 +25,41 @@ export const drift: CliCommand = {
   ],
   async run({ format, flag, value, values, core }, io) {
     const options = { stamp: flag('stamp'), review: values('review'), changedSince: value('changed-since'), fix: flag('fix'), diff: flag('diff') };
+    const reviewFlagged = flag('review-flagged');
+    if (flag('yes') && !reviewFlagged) {
+      io.err('repo-wiki: drift --yes only answers --review-flagged\'s question; add --review-flagged, or leave --yes out.');
+      return 2;
+    }
     // As every command's heavier modules (git, the drift pass), loaded when it runs: each start of the CLI stays fast.
     const { changedSince, checkDrift } = await import('../driftCheck');
     const workspace = await core();
     const { wiki } = workspace;
-    const stamp = options.stamp || options.review.length > 0;
+    const stamp = options.stamp || options.review.length > 0 || reviewFlagged;
     const scope: { changed?: string[]; barrels?: string[]; candidates?: string[] } = options.changedSince === undefined ? {} : await changedSince(workspace, options.changedSince, stamp);
     const { changed } = scope;
+    if (reviewFlagged) {
+      const { report: flaggedReport } = await checkDrift(workspace, { stamp: false, ...scope });
+      const { flaggedPages } = await import('../../core/drift/flagged');
+      const flagged = flaggedPages(await wiki.loadPages(), flaggedReport.issues).filter((page) => !options.review.includes(page.slug));
+      const say = (text: string) => (format === 'text' ? io.out(text) : io.err(text));
+      if (!flagged.length) say('No page has drift a review clears (changed or unverified citations).');
+      else {
+        say(`Pages to review (${flagged.length}), and what drift flags on each:`);
+        for (const page of flagged) say(`  ${page.relPath}  ${page.flags.map((f) => `${f.code} ${f.citation}`).join(', ')}`);
+        if (!flag('yes')) {
+          if (!process.stdin.isTTY) {
+            io.err(`repo-wiki: drift --review-flagged stamps ${flagged.length} page${flagged.length === 1 ? '' : 's'} as reviewed and asks first, but there is no terminal to ask on. Check them against the code, then pass --yes to stamp them without asking.`);
+            return 2;
+          }
+          const { confirm } = await import('../confirm');
+          if (!(await confirm(`Have you checked these ${flagged.length} page${flagged.length === 1 ? '' : 's'} against the code, and stamp them as reviewed? [y/N] `))) {
+            io.err('Nothing was stamped.');
+            return 0;
+          }
+        }
+        options.review.push(...flagged.map((page) => page.slug));
+      }
+    }
     const { report, stamped, dropped, fixed, stampError } = await checkDrift(workspace, { ...options, ...scope });
     if (stampError) io.err(`repo-wiki: drift ${options.review.length ? '--review' : '--stamp'}: ${stampError.userMessage}`);
     // A pages folder that leads out means no page was checked: an error, never a green run.

@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { mergeIndexFile } from '../../core/index/indexMerge';
 import type { CliCommand } from '../command';
-import { describeFileError } from '../fileErrors';
 import { usageLine } from '../help';
+import { readMergeInputs, replaceFile } from '../mergeDriverFiles';
 
 /** A catalog of thousands of pages is a few MB; past this an input is not read at all. */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -31,13 +28,9 @@ export function mergeIndexCommand(files: string[], io: { out(text: string): void
     return 2;
   }
   const [base, ours, theirs, name = ours] = files;
-  const inputs = [readInput(base), readInput(ours, { notALink: true }), readInput(theirs)];
-  const failed = inputs.findIndex((input) => 'reason' in input);
-  if (failed >= 0) {
-    io.err(`repo-wiki: cannot read ${files[failed]}: ${(inputs[failed] as { reason: string }).reason}.`);
-    return 2;
-  }
-  const [o, a, b] = inputs as Input[];
+  const inputs = readMergeInputs([base, ours, theirs], MAX_INPUT_BYTES, 'a wiki index', io);
+  if (!inputs) return 2;
+  const [o, a, b] = inputs;
   const result = mergeIndexFile(name, o.text, a.text, b.text);
   if (result.text === undefined) {
     io.err(`repo-wiki: cannot merge ${name}: ${result.problem}. Ours is kept unchanged and the file stays conflicted; run "Repair wiki index" (repo-wiki index rebuild).`);
@@ -53,51 +46,4 @@ export function mergeIndexCommand(files: string[], io: { out(text: string): void
     return 1;
   }
   return 0;
-}
-
-interface Input {
-  text: string;
-  /** Permission bits, kept when OURS is replaced. */
-  mode: number;
-}
-
-/** An input file's UTF-8 text, or why it cannot be read; a FIFO or device never blocks the read. */
-function readInput(file: string, options: { notALink?: boolean } = {}): Input | { reason: string } {
-  let fd: number;
-  try {
-    // The merge result replaces OURS; a link there would make the "file" something else.
-    if (options.notALink && fs.lstatSync(file).isSymbolicLink()) return { reason: 'it is a symbolic link, and the merge result is not written through one' };
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { reason: describeFileError(error) };
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) return { reason: stat.isDirectory() ? 'it is a folder' : 'it is not a regular file' };
-    if (stat.size > MAX_INPUT_BYTES) return { reason: `it is ${Math.ceil(stat.size / 1048576)} MB, and a wiki index over ${MAX_INPUT_BYTES / 1048576} MB is not read` };
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(fd)), mode: stat.mode & 0o777 };
-  } catch (error) {
-    return { reason: error instanceof TypeError ? 'it is not UTF-8 text' : describeFileError(error) };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Writes a temp file beside `file`, then renames it over: a crash never leaves half a catalog. Returns why it failed, if it did. */
-function replaceFile(file: string, text: string, mode: number): string | undefined {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.rwtmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    const fd = fs.openSync(temp, 'wx', mode);
-    try {
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, file);
-    return undefined;
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    return describeFileError(error);
-  }
 }

@@ -7,6 +7,7 @@ import { INGEST_DEFAULTS, toSource } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm/languageModel';
 import type { LocalCore } from '../../adapters/localCore';
 import type { CliCommand } from '../command';
+import { confirm } from '../confirm';
 import { describeFileError } from '../fileErrors';
 import type { Io } from '../io';
 import { anthropicModelFromEnv, MODEL_ENVIRONMENT } from '../model';
@@ -133,17 +134,6 @@ function printPlan(result: IngestPlanResult, json: boolean, io: Io): void {
   for (const note of result.notes) io.out(`note        ${note}`);
   if (!result.changes.length) io.out('The wiki already holds what these sources say; nothing to change.');
   io.out(`${result.usage.requests} request(s), ${result.usage.inputTokens} input and ${result.usage.outputTokens} output tokens (${result.model}).`);
-}
-
-async function confirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const { createInterface } = await import('node:readline/promises');
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await prompt.question(question)).trim());
-  } finally {
-    prompt.close();
-  }
 }
 
 /** Files named, and ingestible files under folders named, within the caps; the rest with a reason. */

@@ -21,6 +21,7 @@ export const LintCode = {
   LinksToSuperseded: 'links-to-superseded',
   LinksToArchived: 'links-to-archived',
   SupersededByMissing: 'superseded-by-missing',
+  IndexOutOfDate: 'index-out-of-date',
 } as const;
 export type LintCode = (typeof LintCode)[keyof typeof LintCode];
 
@@ -44,4 +45,5 @@ export const DEFAULT_SEVERITY: Record<LintCode, Severity> = {
   'links-to-superseded': 'warning',
   'links-to-archived': 'info',
   'superseded-by-missing': 'error',
+  'index-out-of-date': 'error',
 };

@@ -77,7 +77,7 @@ export function serializePage(frontmatter: PageFrontmatter, body: string, extraF
 }
 
 /** Keys outside the schema are written back with the YAML library, whatever shape they have. */
-function yamlBlock(data: Record<string, unknown>): string {
+export function yamlBlock(data: Record<string, unknown>): string {
   return matter.stringify('', data).replace(/^---\n/, '').replace(/---\n*$/, '');
 }
 

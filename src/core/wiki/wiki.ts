@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { isFileAccessError, isNotAFile, WikiError, type FileAccessError } from '../errors';
 import { appendText, parseLog } from './log';
 import type { LintIssue, LogEntry, PageFrontmatter, Topic, WikiIndex, WikiPage } from '../model';
+import { indexOutOfDate } from '../lint/indexLint';
 import { lintPages } from '../lint/lint';
 import { LintCode } from '../lint/lintCodes';
 import { issue, MAX_PAGE_BYTES, parsePage, serializePage } from '../pages/page';
@@ -345,7 +346,16 @@ export class Wiki {
 
   async lint(): Promise<{ pages: WikiPage[]; issues: LintIssue[] }> {
     const pages = await this.loadPages();
-    return { pages, issues: [...(await this.wikiProblems()), ...lintPages(pages)] };
+    const problems = await this.wikiProblems();
+    // A pages folder that leads out is never read, so no rebuild could list its pages: that problem says it all.
+    const refused = problems.some((problem) => problem.code === LintCode.PageOutsideWiki);
+    return { pages, issues: [...problems, ...(refused ? [] : await this.indexProblems(pages)), ...lintPages(pages)] };
+  }
+
+  /** `index-out-of-date` for each generated index file that differs from a rebuild from `pages`. */
+  async indexProblems(pages: readonly WikiPage[]): Promise<LintIssue[]> {
+    const file = async (absolute: string) => ({ path: this.relative(absolute), text: await this.readText(absolute) });
+    return indexOutOfDate(pages, { json: await file(this.indexPath), markdown: await file(this.indexMarkdownPath) });
   }
 
   /** A wiki file's text, or undefined when it does not exist; a refused file (a link out, a FIFO) throws. */

@@ -91,10 +91,10 @@ export const scmFeature = {
         void vscode.window.showInformationMessage(`Repo Wiki: pre-commit drift check ${what} (${result.path}). Commits that touch .wiki/ or a cited file now run "repo-wiki drift".`);
         return result;
       })),
-      vscode.commands.registerCommand('repoWiki.installMergeDriver', () => installInRepository(services, 'Installing a git merge driver', 'Install index merge driver', async (wiki) => {
+      vscode.commands.registerCommand('repoWiki.installMergeDriver', () => installInRepository(services, 'Installing a git merge driver', 'Install wiki merge drivers', async (wiki) => {
         const result = await installMergeDriver(wiki.root, path.join(context.extensionPath, 'dist', 'cli.js'));
-        const attributes = result.attributes === 'added' ? ' .wiki/.gitattributes now names it: commit that change so every clone with the driver uses it.' : '';
-        void vscode.window.showInformationMessage(`Repo Wiki: index merge driver ${result.driver} in this clone. Branches that add or edit different pages now merge index.json and index.md without a conflict.${attributes}`);
+        const attributes = result.attributes === 'added' ? ' .wiki/.gitattributes now names them: commit that change so every clone with the drivers uses them.' : '';
+        void vscode.window.showInformationMessage(`Repo Wiki: wiki merge drivers ${result.driver} in this clone. Branches that add or edit different pages now merge index.json and index.md without a conflict, and pages merge their drift anchors citation by citation.${attributes}`);
         return result;
       })),
     );

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { lintPages } from '../../core/lint/lint';
+import { LintCode } from '../../core/lint/lintCodes';
 import type { LintIssue, WikiIndex, WikiPage } from '../../core/model';
 import type { Wiki } from '../../core/wiki/wiki';
 import { buildIndex } from '../../core/index/wikiIndex';
@@ -53,7 +54,11 @@ export class WikiSnapshots implements vscode.Disposable {
       const exists = await wiki.exists();
       const pages = exists ? await wiki.loadPages() : [];
       // Problems of the wiki as a whole (a pages folder that leads out, a huge SCHEMA.md) come first.
-      const issues = exists ? [...(await wiki.wikiProblems()), ...lintPages(pages)] : [];
+      // Where the index upkeep rebuilds the index on every change, a stale one lasts only until it runs: no diagnostic for it.
+      const keptCurrent = vscode.workspace.isTrusted && vscode.workspace.getConfiguration('repoWiki.index').get<boolean>('rebuildOnChange', true);
+      const problems = exists ? await wiki.wikiProblems() : [];
+      const refused = problems.some((problem) => problem.code === LintCode.PageOutsideWiki);
+      const issues = exists ? [...problems, ...(keptCurrent || refused ? [] : await wiki.indexProblems(pages)), ...lintPages(pages)] : [];
       const snapshot = { wiki, exists, pages, index: buildIndex(pages), issues };
       this.output.debug(`Read ${pages.length} pages of ${wiki.root} in ${Date.now() - started} ms`);
       return snapshot;

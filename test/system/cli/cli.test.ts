@@ -56,6 +56,22 @@ describe('repo-wiki CLI', function () {
     assert.deepEqual(broken, { page: '.wiki/pages/welcome.md', line, column: 5, code: 'broken-link', severity: 'error', message: 'Link [[nowhere]] points to no page.' });
   });
 
+  it('lint reports an index a rebuild would change as index-out-of-date, saying to run index rebuild, which clears it', () => {
+    const ws = workspace();
+    run(['init', '--workspace', ws]);
+    const page = path.join(ws, '.wiki/pages/welcome.md');
+    fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace(/^title: .*$/m, 'title: Start here'));
+    const stale = run(['lint', '--workspace', ws]);
+    assert.equal(stale.code, 1, stale.stdout);
+    const fix = 'Run "repo-wiki index rebuild" (in VS Code, "Repo Wiki: Rebuild index") and commit the result.';
+    assert.ok(stale.stdout.includes(`.wiki/index.json:1:1  error    index-out-of-date  .wiki/index.json is out of date: it does not match the pages. ${fix}\n`), stale.stdout);
+    assert.ok(stale.stdout.includes(`.wiki/index.md:1:1  error    index-out-of-date  .wiki/index.md is out of date: it does not match the pages. ${fix}\n`), stale.stdout);
+    assert.equal(run(['index', 'rebuild', '--workspace', ws]).code, 0);
+    const clean = run(['lint', '--workspace', ws]);
+    assert.equal(clean.code, 0, clean.stdout);
+    assert.match(clean.stdout, /2 pages checked: 0 errors, 0 other issues\./);
+  });
+
   it('index rebuild regenerates a conflicted index', () => {
     const ws = workspace();
     run(['init', '--workspace', ws]);
@@ -384,8 +400,9 @@ describe('repo-wiki CLI', function () {
       spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: ws });
       const installed = run(['merge-driver', 'install', '--workspace', ws]);
       assert.equal(installed.code, 0, installed.stderr);
-      assert.match(installed.stdout, /Index merge driver installed/);
+      assert.match(installed.stdout, /Index and page merge drivers installed/);
       assert.match(spawnSync('git', ['config', '--get', 'merge.repo-wiki-index.driver'], { cwd: ws, encoding: 'utf8' }).stdout, /index merge %O %A %B %P/);
+      assert.match(spawnSync('git', ['config', '--get', 'merge.repo-wiki-page.driver'], { cwd: ws, encoding: 'utf8' }).stdout, /page merge --marker-size %L %O %A %B %P/);
       const index = path.join(ws, '.wiki', 'index.json');
       const base = JSON.parse(fs.readFileSync(index, 'utf8'));
       const write = (name: string, pages: unknown[]) => {

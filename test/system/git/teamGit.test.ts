@@ -115,8 +115,9 @@ describe('a wiki shared through git branches', function () {
     const attributes = path.join(dir, '.wiki', '.gitattributes');
     fs.writeFileSync(attributes, 'log.jsonl merge=union\n');
     assert.deepEqual(await installMergeDriver(dir, CLI), { driver: 'installed', attributes: 'added' });
-    assert.match(fs.readFileSync(attributes, 'utf8'), /^log\.jsonl merge=union\n#.*\nindex\.json merge=repo-wiki-index\nindex\.md merge=repo-wiki-index\n$/);
+    assert.match(fs.readFileSync(attributes, 'utf8'), /^log\.jsonl merge=union\n#.*\nindex\.json merge=repo-wiki-index\nindex\.md merge=repo-wiki-index\n\n#.*\npages\/\*\.md merge=repo-wiki-page\n$/);
     assert.equal(git(dir, ['check-attr', 'merge', '.wiki/index.md']).trim(), '.wiki/index.md: merge: repo-wiki-index');
+    assert.equal(git(dir, ['check-attr', 'merge', '.wiki/pages/welcome.md']).trim(), '.wiki/pages/welcome.md: merge: repo-wiki-page');
   });
 
   it('refuses a .gitattributes it cannot read, configuring nothing and writing nothing over it', async () => {
