@@ -1,4 +1,5 @@
 import { TOPICS, type Topic } from '../model';
+import { PAGE_LIMITS } from '../pages/frontmatter';
 import { isValidSlug } from '../pages/slug';
 
 /** A page the librarian wants to create or rewrite. The body is the whole new markdown body. */
@@ -44,8 +45,8 @@ export const PLAN_LIMITS = {
   pages: 50,
   corroborations: 50,
   links: 100,
-  titleChars: 200,
-  summaryChars: 300,
+  titleChars: PAGE_LIMITS.titleChars,
+  summaryChars: PAGE_LIMITS.summaryChars,
   bodyBytes: 64 * 1024,
   tags: 10,
   tagChars: 40,

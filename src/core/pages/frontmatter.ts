@@ -8,8 +8,8 @@ export interface FieldProblem {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const MAX_TITLE = 200;
-const MAX_SUMMARY = 400;
+/** The page format's limits: pages are validated against them, the librarian writes within them, and SCHEMA.md states them. */
+export const PAGE_LIMITS = { titleChars: 200, summaryChars: 400 } as const;
 
 /** Frontmatter keys in the order pages are written. */
 export const FIELD_ORDER = [
@@ -38,8 +38,8 @@ export function validateFrontmatter(data: Record<string, unknown>): {
     }
     fm[field] = value.trim();
   };
-  text('title', MAX_TITLE);
-  text('summary', MAX_SUMMARY);
+  text('title', PAGE_LIMITS.titleChars);
+  text('summary', PAGE_LIMITS.summaryChars);
 
   if (!has('topic')) missing('topic');
   else if (!TOPICS.includes(data.topic as Topic)) invalid('topic', `one of ${TOPICS.join(', ')}`);
