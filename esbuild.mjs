@@ -114,6 +114,11 @@ const builds = [
   },
 ];
 
+// Node bundles load each other lazily with `require`, not `import()`: Node's import() of a CommonJS
+// file runs its ESM loader over it (a lexer pass over the whole megabyte), which was a third of
+// `repo-wiki mcp`'s start. esbuild then writes every import() as a require in a promise.
+for (const options of builds) if (options.format === 'cjs') options.supported = { 'dynamic-import': false };
+
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 // Runtime assets: the SQLite WebAssembly binary for the conversation store, and codicons for the webview.
