@@ -77,7 +77,8 @@ const builds = [
     // Heavy adapters (sql.js, the Anthropic SDK, simple-git, the TS/JS parser; ts-morph for semantic drift, required by the worker and the CLI), loaded on first use; both TypeScript users require dist/typescript.js.
     ...common,
     // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
-    entryPoints: { store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
+    // dataFileKeys: the YAML and TOML readers for key citations (see lazyDataFileKeys).
+    entryPoints: { dataFileKeys: 'src/core/drift/dataFileKeys.ts', store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -114,10 +115,20 @@ const builds = [
   },
 ];
 
-// Node bundles load each other lazily with `require`, not `import()`: Node's import() of a CommonJS
-// file runs its ESM loader over it (a lexer pass over the whole megabyte), which was a third of
-// `repo-wiki mcp`'s start. esbuild then writes every import() as a require in a promise.
-for (const options of builds) if (options.format === 'cjs') options.supported = { 'dynamic-import': false };
+// The YAML and TOML readers (the yaml and smol-toml packages) are dist/dataFileKeys.js, required on
+// the first key citation of such a file: not part of the extension's activation bundle.
+function lazyDataFileKeys() {
+  return {
+    name: 'lazy-data-file-keys',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/dataFileKeys$/ }, () => ({ path: './dataFileKeys.js', external: true }));
+    },
+  };
+}
+for (const options of builds) {
+  if (options.format !== 'cjs') continue;
+  options.plugins = [...(options.plugins ?? []), lazyDataFileKeys()];
+}
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
@@ -137,6 +148,6 @@ if (watch) {
   const results = await Promise.all(builds.map((options) => esbuild.build(options)));
   chmodSync('dist/cli.js', 0o755);
   const inputs = Object.keys(results.find((result) => result.metafile).metafile.inputs); // the activation bundle's
-  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai|simple-git|@vscode\/tree-sitter-wasm)\//.test(input));
+  const heavy = inputs.filter((input) => /node_modules\/(typescript|ts-morph|sql\.js|@anthropic-ai|simple-git|@vscode\/tree-sitter-wasm|yaml|smol-toml)\//.test(input));
   if (heavy.length) throw new Error(`Heavy modules reached the activation bundle: ${heavy.slice(0, 3).join(', ')}`);
 }

@@ -10,6 +10,6 @@ export const MODEL_ENVIRONMENT = 'ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for 
 export async function anthropicModelFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<LanguageModel | undefined> {
   const apiKey = env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) return undefined;
-  const { AnthropicModel } = await import('../adapters/llm/anthropicModel');
+  const { AnthropicModel } = require('../adapters/llm/anthropicModel') as typeof import('../adapters/llm/anthropicModel'); // llm.js beside the CLI; require, not import(): see mcp.ts
   return new AnthropicModel({ apiKey, baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined });
 }

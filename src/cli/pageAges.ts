@@ -3,7 +3,7 @@ import type { Wiki } from '../core/wiki/wiki';
 
 /** Each page's history from one `git log`; empty when git cannot tell (no repository, no commits). */
 export async function pageHistory(wiki: Wiki): Promise<Map<string, PageHistory>> {
-  const { SimpleGitWiki } = await import('../adapters/git/gitWiki');
+  const { SimpleGitWiki } = require('../adapters/git/gitWiki') as typeof import('../adapters/git/gitWiki'); // git.js beside the CLI; require, not import(): see mcp.ts
   return parsePageHistory(await new SimpleGitWiki(wiki.root).pagesLog());
 }
 

@@ -83,7 +83,7 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
         today: new Date().toISOString().slice(0, 10),
         ages: await pageAges(wiki, await wiki.loadPages()),
         force: options.force,
-        previousText: async (hash) => new (await import('../../adapters/git/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
+        previousText: async (hash) => new (require('../../adapters/git/gitWiki') as typeof import('../../adapters/git/gitWiki')).SimpleGitWiki(wiki.root).blobText(hash),
       },
       sources,
       controller.signal,

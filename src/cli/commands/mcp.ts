@@ -10,7 +10,9 @@ export const mcp: CliCommand = {
   options: [],
   async run({ core }, io) {
     // The server and its SDK are dist/mcp.js beside the CLI (see esbuild.mjs), loaded for this command only.
-    const { serveMcp } = await import('../serveMcp');
+    // require, not import(): Node's import() of a CommonJS file runs its ESM loader's lexer over the
+    // whole megabyte, which was a third of the server's start.
+    const { serveMcp } = require('../serveMcp') as typeof import('../serveMcp');
     return serveMcp(await core(), io.err);
   },
 };

@@ -38,7 +38,7 @@ describe('the packed CLI, installed from its tarball', function () {
     for (const left of ['src', 'test', 'node_modules', 'demo']) assert.ok(!fs.existsSync(path.join(installed, left)), `${left} is not shipped`);
   });
 
-  it('runs in an empty folder: --version, init, drift over TypeScript and Python, and the MCP server', async () => {
+  it('runs in an empty folder: --version, init, drift over TypeScript, Python and YAML keys, and the MCP server', async () => {
     const version = run(['--version']);
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout.trim(), JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
@@ -47,11 +47,12 @@ describe('the packed CLI, installed from its tarball', function () {
     fs.mkdirSync(path.join(empty, 'src'));
     fs.writeFileSync(path.join(empty, 'src/a.ts'), 'export function a() {\n  return 1;\n}\n');
     fs.writeFileSync(path.join(empty, 'src/b.py'), 'def b():\n    return 2\n');
-    fs.writeFileSync(path.join(empty, '.wiki/pages/code.md'), '---\ntitle: Code\ntopic: other\nsummary: The code.\n---\n# Code\n\n`src/a.ts:a`, `src/b.py:b` and `src/b.py:gone`.\n');
+    fs.writeFileSync(path.join(empty, 'config.yml'), 'server:\n  port: 8080\n');
+    fs.writeFileSync(path.join(empty, '.wiki/pages/code.md'), '---\ntitle: Code\ntopic: other\nsummary: The code.\n---\n# Code\n\n`src/a.ts:a`, `src/b.py:b`, `config.yml:server.port`, `config.yml:server.host` and `src/b.py:gone`.\n');
     const drift = run(['drift', '--format', 'json']);
     assert.equal(drift.status, 1, drift.stderr);
     const issues = (JSON.parse(drift.stdout) as { issues: { code: string; citation: string }[] }).issues.map((issue) => `${issue.code} ${issue.citation}`).sort();
-    assert.deepEqual(issues, ['missing-symbol src/b.py:gone', 'unverified src/a.ts:a', 'unverified src/b.py:b']);
+    assert.deepEqual(issues, ['missing-symbol config.yml:server.host', 'missing-symbol src/b.py:gone', 'unverified config.yml:server.port', 'unverified src/a.ts:a', 'unverified src/b.py:b']);
 
     const client = new Client({ name: 'repo-wiki-pack-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: bin, args: ['mcp'], cwd: empty, env: env(), stderr: 'ignore' }));

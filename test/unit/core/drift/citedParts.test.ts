@@ -124,13 +124,41 @@ describe('Citations of line ranges, keys and folders', () => {
       assert.match(issue!.message, /package\.json is not valid JSON \(ValueExpected at line 1\)/);
     });
 
-    it('say plainly that keys of YAML and TOML files are not checked, and still report the file missing', async () => {
-      const { verdict } = setup({ '.github/workflows/ci.yml': 'jobs:\n  test: {}\n', 'pyproject.toml': '[project]\n' });
-      const yaml = await verdict('.github/workflows/ci.yml:jobs.test');
-      assert.equal(yaml?.code, 'unverified');
-      assert.equal(yaml?.severity, 'info');
-      assert.match(yaml!.message, /^Keys of YAML files are not checked yet, so jobs\.test is not verified/);
-      assert.match((await verdict('pyproject.toml:project.dependencies'))!.message, /^Keys of TOML files are not checked yet/);
+    it('check keys of YAML files (a CI workflow): sequences by index, aliases resolved, comments and layout no change', async () => {
+      const workflow = 'defaults: &node\n  node: 20\njobs:\n  test:\n    runs-on: ubuntu-latest\n    env: *node\n    steps:\n      - run: npm ci\n      - run: npm test\n';
+      const { fs, engine, verdict } = setup({ '.github/workflows/ci.yml': workflow });
+      const file = '.github/workflows/ci.yml';
+      const anchor = await engine.currentAnchor({ path: file, symbol: 'jobs.test.steps.1', outside: false });
+      assert.ok(anchor);
+      assert.equal(await verdict(`${file}:jobs.test.steps.1`, anchor), undefined);
+      assert.deepEqual(await engine.locate({ path: file, symbol: 'jobs.test.steps.1' }), { path: file, line: 8, endLine: 8 });
+      assert.equal((await verdict(`${file}:jobs.lint`))?.message, 'jobs.lint is not a key of ci.yml: jobs has no key lint.');
+      const envAnchor = await engine.currentAnchor({ path: file, symbol: 'jobs.test.env', outside: false });
+      fs.write(`${ROOT}/${file}`, `# CI\n${workflow.replace('      - run: npm test', '      -   run: npm test   # the suite')}`);
+      engine.invalidate(file);
+      assert.equal(await verdict(`${file}:jobs.test.steps.1`, anchor), undefined, 'a comment and spacing are no change');
+      fs.write(`${ROOT}/${file}`, workflow.replace('node: 20', 'node: 22'));
+      engine.invalidate(file);
+      assert.equal((await verdict(`${file}:jobs.test.env`, envAnchor))?.code, 'body-changed', 'a change through an alias is a change');
+      fs.write(`${ROOT}/${file}`, 'jobs: [unclosed\n');
+      engine.invalidate(file);
+      assert.match((await verdict(`${file}:jobs`))!.message, /ci\.yml is not valid YAML \(Flow sequence .* at line \d+\), so its keys cannot be checked/);
+    });
+
+    it('check keys of TOML files (pyproject.toml): tables, arrays and dotted keys, located at their line', async () => {
+      const pyproject = '[project]\nname = "x"\ndependencies = ["click>=8"]\n\n[tool.pytest.ini_options]\naddopts = "-q"\n';
+      const { fs, engine, verdict } = setup({ 'pyproject.toml': pyproject });
+      const anchor = await engine.currentAnchor({ path: 'pyproject.toml', symbol: 'project.dependencies', outside: false });
+      assert.ok(anchor);
+      assert.deepEqual(await engine.locate({ path: 'pyproject.toml', symbol: 'project.dependencies' }), { path: 'pyproject.toml', line: 2, endLine: 2 });
+      assert.deepEqual(await engine.locate({ path: 'pyproject.toml', symbol: 'tool.pytest.ini_options' }), { path: 'pyproject.toml', line: 4, endLine: 4 });
+      assert.equal((await verdict('pyproject.toml:project.version'))?.code, 'missing-symbol');
+      fs.write(`${ROOT}/pyproject.toml`, pyproject.replace('"click>=8"', '"click>=8", "rich"'));
+      engine.invalidate('pyproject.toml');
+      assert.equal((await verdict('pyproject.toml:project.dependencies', anchor))?.code, 'body-changed');
+      fs.write(`${ROOT}/pyproject.toml`, '[project\n');
+      engine.invalidate('pyproject.toml');
+      assert.equal((await verdict('pyproject.toml:project'))?.code, 'unreadable-file');
       assert.equal((await verdict('gone.yml:jobs'))?.code, 'missing-file');
     });
   });
