@@ -89,6 +89,22 @@ export class RipgrepSearch implements CodeSearch {
     return { files, truncated };
   }
 
+  /**
+   * Every file (workspace-relative) that contains any of `words` as plain text, files up to 2 MB
+   * (as the drift engine's own search reads them), no cap on their number: the drift engine's
+   * candidates for moved symbols and barrels, found without reading every source file in Node.
+   */
+  async filesContainingAny(words: readonly string[], signal?: AbortSignal): Promise<string[]> {
+    const args = [...BASE_ARGS.filter((arg) => !arg.startsWith('--max-filesize')), '--max-filesize=2M', '--files-with-matches', '--fixed-strings', ...words.map((word) => `--regexp=${word}`), '--', '.'];
+    const files: string[] = [];
+    const { timedOut } = await this.run(args, signal, (line) => {
+      if (line) files.push(relative(line));
+      return true;
+    });
+    if (timedOut) throw new CodeSearchError('unavailable', `ripgrep took longer than ${(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`);
+    return files;
+  }
+
   private binary(): string {
     const found = this.options.rgPath ?? findRipgrep({ appRoot: this.options.appRoot });
     if (!found) throw new CodeSearchError('unavailable', NOT_FOUND_HINT);
