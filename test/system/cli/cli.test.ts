@@ -94,7 +94,7 @@ describe('repo-wiki CLI', function () {
     assert.match(missing.stderr, /no \.wiki\/ folder.*repo-wiki init/);
   });
 
-  it('finds .wiki/ upward from the current folder, as git finds .git; init stays where it is run', () => {
+  it('finds .wiki/ upward from the current folder, as git finds .git; init makes no second wiki below one unless asked', () => {
     const ws = demoCopy();
     const sub = path.join(ws, 'src', 'nested', 'deeper');
     fs.mkdirSync(sub, { recursive: true });
@@ -106,8 +106,12 @@ describe('repo-wiki CLI', function () {
     const missing = run(['lint'], { cwd: none });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, new RegExp(`There is no \\.wiki/ folder in ${none.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} or any folder above it\\. Run "repo-wiki init"`));
-    assert.equal(run(['init'], { cwd: sub }).code, 0);
-    assert.ok(fs.existsSync(path.join(sub, '.wiki', 'index.json')), 'init makes the wiki in the folder it is run in');
+    const second = run(['init'], { cwd: sub });
+    assert.equal(second.code, 2, 'no second wiki below one by accident');
+    assert.match(second.stderr, new RegExp(`${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} already has a wiki, and the other commands use it from here\\. To start a second wiki in .*, run repo-wiki init --workspace \\.`));
+    assert.ok(!fs.existsSync(path.join(sub, '.wiki')));
+    assert.equal(run(['init', '--workspace', '.'], { cwd: sub }).code, 0);
+    assert.ok(fs.existsSync(path.join(sub, '.wiki', 'index.json')), 'asked for, init makes the wiki in the folder given');
     assert.match(run(['--help']).stdout.replace(/\s+/g, ' '), /--workspace DIR the workspace folder \(default: the nearest folder with a \.wiki\/, from the current one up; for init, the current one\)/);
   });
 
