@@ -16,11 +16,10 @@ export async function serveMcp(core: LocalCore, log: (line: string) => void): Pr
   server.server.onerror = (error) => log(`repo-wiki mcp: ${error.message}`);
   // The server advertises resources.listChanged: clients hear of pages added, removed or retitled, from before the first request.
   const pages = new PageListWatcher(core.wiki.pagesDir, async () => JSON.stringify(await pageResources(core)), () => server.sendResourceListChanged(), log);
-  const watching = pages.start();
+  pages.start();
   await server.connect(new StdioServerTransport());
   log(`repo-wiki MCP server: serving ${core.root} on stdio`);
   if (!(await core.wiki.exists())) log(`repo-wiki mcp: ${noWikiMessage(core.root)}`);
-  await watching;
   await stdinClosed;
   pages.close();
   await server.close();

@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isFolder } from '../adapters/files/fileKinds';
 
 /** core/wiki/wiki.ts's WIKI_DIR, not imported: that module loads the page parser, which a command without a wiki never needs. */
 const WIKI_DIR = '.wiki';
@@ -13,13 +13,5 @@ export function findWikiFolder(start: string): string | undefined {
   for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
     if (isFolder(path.join(dir, WIKI_DIR))) return dir;
     if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-function isFolder(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isDirectory();
-  } catch {
-    return false; // not there (or not readable): keep looking above
   }
 }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isFolder } from '../adapters/files/fileKinds';
 
 /** Changes come in bursts (a rename is two events, an editor's save several): one notice per burst. */
 const SETTLE_MS = 150;
@@ -9,7 +10,9 @@ const SETTLE_MS = 150;
  * its title or summary edited (they are the list's names and descriptions). It watches the pages
  * folder; while there is none (no wiki yet, or a wiki being created), it watches the folders
  * above for one to appear. `signature` says what the list is now, so an edit that leaves it as it
- * was sends nothing.
+ * was sends nothing. The list is first read at the first change, not at start, where the first
+ * request reads it too: that first change is told whatever it was (a notice too many is harmless,
+ * the client lists again).
  */
 export class PageListWatcher {
   private watcher: fs.FSWatcher | undefined;
@@ -17,8 +20,6 @@ export class PageListWatcher {
   private timer: NodeJS.Timeout | undefined;
   private last: string | undefined;
   private closed = false;
-  /** Change events seen, so `start` knows whether the list it read may already be out of date. */
-  private changes = 0;
 
   constructor(
     private readonly pagesDir: string,
@@ -27,12 +28,8 @@ export class PageListWatcher {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Watches at once (synchronously), then reads the list: a change while it is read is told, not lost. */
-  async start(): Promise<void> {
+  start(): void {
     this.watch();
-    const changes = this.changes;
-    const first = await this.signature();
-    if (this.changes === changes) this.last = first;
   }
 
   close(): void {
@@ -61,7 +58,6 @@ export class PageListWatcher {
   }
 
   private settle(): void {
-    this.changes++;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.check(), SETTLE_MS);
   }
@@ -78,13 +74,5 @@ export class PageListWatcher {
     } catch (error) {
       this.log(`repo-wiki mcp: could not list the pages after a change: ${(error as Error).message}`);
     }
-  }
-}
-
-function isFolder(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    return false; // gone: watch from above again
   }
 }

@@ -1,4 +1,5 @@
-/** Small pure helpers for the chat view (no DOM). */
+// Small pure helpers for the chat view (no DOM).
+import { escapeRegExp } from '../shared/regExpText';
 
 /** `text` cut to at most `max` characters, with an ellipsis when cut. */
 export function clip(text: string, max: number): string {
@@ -50,7 +51,7 @@ export function lineRange(start: number, end: number): string {
 export function highlightParts(text: string, query: string): { text: string; match: boolean }[] {
   const words = [...new Set(query.toLowerCase().split(/\s+/).map((w) => w.replace(/^["'*]+|["'*]+$/g, '')).filter((w) => w.length > 1))].slice(0, 10);
   if (!words.length) return [{ text, match: false }];
-  const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+  const pattern = new RegExp(words.map(escapeRegExp).join('|'), 'gi');
   const parts: { text: string; match: boolean }[] = [];
   let last = 0;
   for (const m of text.matchAll(pattern)) {

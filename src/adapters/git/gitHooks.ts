@@ -66,6 +66,7 @@ export async function installMergeDriver(folder: string, fallbackCli?: string): 
   const text = (await readIfPresent(file, 'the merge driver was not installed')) ?? '';
   let installed = false;
   for (const driver of MERGE_DRIVERS) {
+    // `git config --get` exits 1 when the key is not set: not installed yet.
     const current = await git(folder, 'config', '--get', `merge.${driver.name}.driver`).catch(() => '');
     if (current === command(driver.args)) continue;
     await git(folder, 'config', `merge.${driver.name}.name`, driver.title);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { findOnPath, firstExecutable } from '../files/executables';
+import { findOnPath, firstExecutable } from '../files/fileKinds';
 import { CodeSearchError, type CodeMatch, type CodeSearch, type GrepOptions, type GrepResult } from '../../core/tools/codeSearch';
 import { globMatcher, type PathMatcher } from './glob';
 

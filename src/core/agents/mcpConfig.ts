@@ -21,10 +21,12 @@ export type McpLaunch =
   | { kind: 'installed'; command: string }
   | { kind: 'bundled'; runtime: string; cli: string; runtimeIsElectron: boolean };
 
+/** What every form of the entry runs: the server, on the folder VS Code opens. */
+const SERVE_ARGS = ['mcp', '--workspace', '${workspaceFolder}'];
+
 export function mcpServerEntry(launch: McpLaunch): McpServerEntry {
-  const serve = ['mcp', '--workspace', '${workspaceFolder}'];
-  if (launch.kind === 'installed') return { type: 'stdio', command: launch.command, args: serve };
-  return { type: 'stdio', command: launch.runtime, args: [launch.cli, ...serve], ...(launch.runtimeIsElectron ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) };
+  if (launch.kind === 'installed') return { type: 'stdio', command: launch.command, args: [...SERVE_ARGS] };
+  return { type: 'stdio', command: launch.runtime, args: [launch.cli, ...SERVE_ARGS], ...(launch.runtimeIsElectron ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}) };
 }
 
 /** What "Add the wiki's MCP server" does with `.vscode/mcp.json`. */
@@ -86,10 +88,9 @@ function isEarlierEntry(entry: unknown): boolean {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
   const { type, command, args, env, ...rest } = entry as Record<string, unknown>;
   if (type !== 'stdio' || Object.keys(rest).length || typeof command !== 'string' || !Array.isArray(args)) return false;
-  const serve = ['mcp', '--workspace', '${workspaceFolder}'];
-  if (command === 'npx') return env === undefined && sameJson(args, ['repo-wiki', ...serve]);
+  if (command === 'npx') return env === undefined && sameJson(args, ['repo-wiki', ...SERVE_ARGS]);
   const electronOnly = env === undefined || sameJson(env, { ELECTRON_RUN_AS_NODE: '1' });
-  return electronOnly && args.length === 4 && typeof args[0] === 'string' && EXTENSION_CLI.test(args[0]) && sameJson(args.slice(1), serve);
+  return electronOnly && args.length === 4 && typeof args[0] === 'string' && EXTENSION_CLI.test(args[0]) && sameJson(args.slice(1), SERVE_ARGS);
 }
 
 /** Deep equality of JSON values, key order aside. */

@@ -2,6 +2,7 @@
 // the first key of such a file, so their parsers stay out of the extension's activation bundle.
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import { escapeRegExp } from '../../shared/regExpText';
 import { fingerprintOf, lineAt, missing, unreadable, type KeyLookup } from './keyValues';
 
 export function lookUpYaml(relPath: string, text: string, keys: readonly string[]): KeyLookup {
@@ -51,9 +52,9 @@ export function lookUpToml(relPath: string, text: string, keys: readonly string[
 
 /** The line that declares the last key of `keys` (its table's header, or its `key =` line); 0 when no line says it plainly (a dotted or inline key). */
 function tomlLine(text: string, keys: readonly string[]): number {
-  const last = keys[keys.length - 1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const last = escapeRegExp(keys[keys.length - 1]);
   const lines = text.split('\n');
-  const header = new RegExp(`^\\s*\\[\\[?\\s*${keys.map((key) => `["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?`).join('\\s*\\.\\s*')}\\s*\\]\\]?`);
+  const header = new RegExp(`^\\s*\\[\\[?\\s*${keys.map((key) => `["']?${escapeRegExp(key)}["']?`).join('\\s*\\.\\s*')}\\s*\\]\\]?`);
   const assignment = new RegExp(`^\\s*["']?${last}["']?\\s*=`);
   const found = lines.findIndex((line) => header.test(line));
   return found >= 0 ? found : Math.max(0, lines.findIndex((line) => assignment.test(line)));

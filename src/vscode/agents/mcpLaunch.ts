@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { findOnPath, isExecutable } from '../../adapters/files/executables';
+import { findOnPath, isExecutable } from '../../adapters/files/fileKinds';
 import type { McpLaunch } from '../../core/agents/mcpConfig';
 
 /**

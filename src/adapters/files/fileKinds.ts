@@ -1,3 +1,4 @@
+// What kind of file a path is, and finding programs on the PATH: stat calls only, no content read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -11,6 +12,15 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
   const names = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''].map((extension) => name + extension) : [name];
   const dirs = (env.PATH ?? env.Path ?? '').split(path.delimiter).filter(Boolean);
   return firstExecutable(dirs.flatMap((dir) => names.map((file) => path.join(dir, file))));
+}
+
+/** Whether `dir` is a folder itself, not a link to one (a link could lead anywhere). */
+export function isFolder(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir).isDirectory();
+  } catch {
+    return false; // not there, or not readable: no folder to use
+  }
 }
 
 export function isExecutable(file: string): boolean {
