@@ -20,7 +20,8 @@ function besideBundles(map) {
   return {
     name: 'beside-bundles',
     setup(build) {
-      build.onResolve({ filter: /\/(adapters\/llm\/anthropicModel|adapters\/git\/gitWiki|serveMcp)$/ }, (args) => {
+      const names = Object.keys(map).map((module) => module.replace(/[/.]/g, (c) => `\\${c}`)).join('|');
+      build.onResolve({ filter: new RegExp(`(^|/)(${names})$`) }, (args) => {
         const key = Object.keys(map).find((module) => args.path === module || args.path.endsWith(`/${module}`));
         return key ? { path: map[key], external: true } : undefined;
       });
@@ -78,12 +79,13 @@ const builds = [
     ...common,
     // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
     // dataFileKeys: the YAML and TOML readers for key citations (see lazyDataFileKeys).
-    entryPoints: { dataFileKeys: 'src/core/drift/dataFileKeys.ts', store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/anthropicModel.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
+    entryPoints: { dataFileKeys: 'src/core/drift/dataFileKeys.ts', store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/providers.ts', tokenizer: 'src/adapters/llm/o200k.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     outdir: 'dist',
-    plugins: [sharedTypeScript()],
+    // OpenAI's tokenizer (2 MB of ranks) is its own bundle, required by llm.js on the first count.
+    plugins: [sharedTypeScript(), besideBundles({ './o200k': './tokenizer.js' })],
   },
   {
     ...common,
@@ -93,7 +95,7 @@ const builds = [
     target: 'node20',
     outdir: 'dist',
     // The Anthropic SDK, simple-git's wiki adapter and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
-    plugins: [besideBundles({ 'adapters/llm/anthropicModel': './llm.js', 'adapters/git/gitWiki': './git.js', serveMcp: './mcp.js' })],
+    plugins: [besideBundles({ 'adapters/llm/providers': './llm.js', 'adapters/git/gitWiki': './git.js', serveMcp: './mcp.js' })],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

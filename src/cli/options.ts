@@ -7,8 +7,11 @@ export const VERSION_OPTION: OptionSpec = { name: 'version', description: 'print
 const WORKSPACE_OPTION: OptionSpec = { name: 'workspace', value: 'DIR', description: 'the workspace folder (default: the current directory)' };
 /** For the commands that find the wiki upward: the default is where it was found. */
 export const FOUND_WORKSPACE_OPTION: OptionSpec = { ...WORKSPACE_OPTION, description: 'the workspace folder (default: the nearest folder with a .wiki/, from the current one up)' };
-/** --model, for the commands that ask a model. */
-export const MODEL_OPTION: OptionSpec = { name: 'model', value: 'NAME', default: MODEL_DEFAULTS.model, description: 'the Claude model' };
+/** --model and --fallback, for the commands that ask a model. */
+export const MODEL_OPTIONS: OptionSpec[] = [
+  { name: 'model', value: 'PROVIDER/MODEL', description: `the model, e.g. ollama/qwen2.5-coder:7b or openai/gpt-4.1 (default: REPO_WIKI_MODEL, else ${MODEL_DEFAULTS.model})` },
+  { name: 'fallback', value: 'PROVIDER/MODEL', repeatable: true, description: 'a model to try when the ones before it fail (repeatable, tried in order)' },
+];
 
 /** The options a command takes: its own, then --workspace and --format when it has them, then -h/--help. */
 export function optionsOf(command: CliCommand): OptionSpec[] {

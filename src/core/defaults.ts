@@ -4,7 +4,7 @@
  */
 
 export const MODEL_DEFAULTS = {
-  model: 'claude-sonnet-5-5',
+  model: 'anthropic/claude-sonnet-5-5',
   /** Output tokens per request. */
   maxTokens: 2048,
   /** The model's context window, for the footer's warning as a conversation grows. */

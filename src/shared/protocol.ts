@@ -1,9 +1,10 @@
+import type { FailedModel } from './answeredBy';
 /** Messages between the chat webview and the extension host. Both sides validate what they receive. */
 
 import { isTag } from './tags';
 
 /** The only commands a webview may ask for; it can never name an arbitrary command. */
-export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint', 'repoWiki.setApiKey', 'workbench.trust.manage'] as const;
+export const ALLOWED_COMMANDS = ['repoWiki.init', 'repoWiki.newPage', 'repoWiki.lint', 'repoWiki.setApiKey', 'repoWiki.setUpModel', 'workbench.trust.manage'] as const;
 export type AllowedCommand = (typeof ALLOWED_COMMANDS)[number];
 
 export const MAX_QUESTION_CHARS = 20_000;
@@ -61,6 +62,12 @@ export interface TurnView {
   promptTokens?: number;
   inputTokens?: number;
   outputTokens?: number;
+  /** The answering model's window, for the near-the-limit warning. */
+  contextWindow?: number;
+  /** The model cannot call tools: it answered in one shot. */
+  oneShot?: boolean;
+  /** Models of the fallback chain that failed before this one answered. */
+  attempts?: FailedModel[];
 }
 
 /** A code selection attached to the next question; the host keeps the text, the webview its id. */
@@ -116,7 +123,7 @@ export type HostToWebview =
   | { type: 'toolStep'; requestId: string; id: string; label: string; step?: StepView }
   | { type: 'retrying'; requestId: string; attempt: number; delayMs: number; status: number }
   | { type: 'turnDone'; requestId: string; conversation: ConversationSummary; turn: TurnView; stopped: boolean }
-  | { type: 'turnFailed'; requestId: string; message: string; action?: 'setApiKey' | 'retry' }
+  | { type: 'turnFailed'; requestId: string; message: string; action?: 'setUpModel' | 'retry' }
   | { type: 'searchResults'; query: string; hits: SearchHitView[] }
   | { type: 'selection'; chip: SelectionChip; question: string }
   | { type: 'deleted'; conversationId: string; title: string }

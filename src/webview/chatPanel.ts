@@ -5,7 +5,7 @@ import { clip, fullDate, newRequestId, relativeDate } from './format';
 import { renderMarkdown, stableBoundary } from './markdown';
 import { Composer } from './composer';
 import { post, saveState, viewState } from './state';
-import { answerElement, copyText, pageLink, selectionRef, staleSlugs, stepElement, stepsElement, thinking, tokenCount, turnNotes, type SelectionRef } from './turnParts';
+import { modelBadge, answerElement, copyText, pageLink, selectionRef, staleSlugs, stepElement, stepsElement, thinking, tokenCount, turnNotes, type SelectionRef } from './turnParts';
 
 type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
 
@@ -274,11 +274,11 @@ export class ChatPanel {
     pending.turnEl.classList.add('failed');
     const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId };
     this.failed = failed;
-    const action = message.action === 'setApiKey'
-      ? textButton('Set API key', { class: 'error-action secondary' }, 'key')
+    const action = message.action === 'setUpModel'
+      ? textButton('Set up a model', { class: 'error-action secondary' }, 'key')
       : message.action === 'retry' ? textButton('Retry', { class: 'error-action secondary' }, 'refresh') : undefined;
     action?.addEventListener('click', () => {
-      if (message.action === 'setApiKey') post({ type: 'runCommand', command: 'repoWiki.setApiKey' });
+      if (message.action === 'setUpModel') post({ type: 'runCommand', command: 'repoWiki.setUpModel' });
       else this.retryFailed(failed);
     });
     const error = el('div', { class: 'turn-error', attrs: { role: 'alert' } }, [
@@ -530,7 +530,7 @@ export class ChatPanel {
     }
     const badge = info.offline
       ? el('span', { class: 'offline-badge', title: 'Answered from wiki search alone; nothing was sent to a model.' }, [icon('circle-slash'), el('span', { text: 'Offline answer' })])
-      : info.model ? el('span', { class: 'model-name', text: clip(info.model, 80), title: `Answered by ${info.model}` }) : undefined;
+      : info.model ? modelBadge(info.model, info.turn?.attempts) : undefined;
     const copy = iconButton('copy', 'Copy answer', { class: 'copy' });
     copy.addEventListener('click', () => copyText(info.text()));
     const retry = iconButton('refresh', 'Retry: ask the last question again', { class: 'retry', hidden: true });
@@ -547,7 +547,8 @@ export class ChatPanel {
 
   /** How full the model's context was for this answer, when that is near the limit. */
   private contextShare(turn: TurnView): number | undefined {
-    const share = this.host.contextWindow ? (Number(turn.promptTokens) || 0) / this.host.contextWindow : 0;
+    const window = Number(turn.contextWindow) || this.host.contextWindow;
+    const share = window ? (Number(turn.promptTokens) || 0) / window : 0;
     return share >= CONTEXT_WARNING_SHARE ? share : undefined;
   }
 

@@ -221,9 +221,16 @@ function updateBanner(): void {
       el('span', { text: 'Restricted Mode: chat is offline-only. Answers come from searching the wiki, and nothing is sent to a model.' }),
     ]));
   } else if (host.offline) {
+    const setUp = textButton('Set up a model', { class: 'secondary set-up-model' }, 'sparkle');
+    setUp.addEventListener('click', () => post({ type: 'runCommand', command: 'repoWiki.setUpModel' }));
     const setKey = textButton('Set API key', { class: 'secondary set-api-key' }, 'key');
     setKey.addEventListener('click', () => post({ type: 'runCommand', command: 'repoWiki.setApiKey' }));
-    banner.replaceChildren(el('div', { class: 'banner offline' }, [icon('info'), el('span', { text: 'Offline answers — set an API key for written answers.' }), setKey]));
+    banner.replaceChildren(el('div', { class: 'banner offline' }, [
+      icon('info'),
+      el('span', { text: 'Offline answers — set up a model for written answers: Anthropic, OpenAI or a compatible server, Azure OpenAI, Ollama on this machine, or a VS Code model.' }),
+      setUp,
+      setKey,
+    ]));
   } else {
     banner.replaceChildren();
   }

@@ -1,4 +1,5 @@
 /** The parts of a turn, built as DOM: the answer frame, tool steps, page links, footnotes. Text goes in as text. */
+import { answeredBy } from '../shared/answeredBy';
 import { MAX_COPY_CHARS, type PageRef, type StepView, type TurnView } from '../shared/protocol';
 import { el, icon } from './dom';
 import { baseName, clip, lineRange } from './format';
@@ -61,7 +62,7 @@ export function stepsElement(steps: readonly StepView[]): HTMLElement | undefine
 }
 
 /** What the reader should know about how the answer was made: unverified citations, dropped history, the context limit. */
-export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns' | 'summarisedPriorTurns' | 'unsummarisedPriorTurns' | 'noMatch'>, nearLimit: number | undefined): HTMLElement | undefined {
+export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns' | 'summarisedPriorTurns' | 'unsummarisedPriorTurns' | 'noMatch' | 'oneShot'>, nearLimit: number | undefined): HTMLElement | undefined {
   const notes: HTMLElement[] = [];
   if (turn.noMatch === true) {
     notes.push(el('div', { class: 'turn-note' }, [icon('search'), el('span', { text: 'No wiki page clearly matches this question, and nothing else was found.' })]));
@@ -95,6 +96,9 @@ export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns
       el('span', { text: `${unsummarised} earlier turn${unsummarised === 1 ? ' was' : 's were'} left out: ${unsummarised === 1 ? 'it' : 'they'} no longer fit the prompt and ${why}.` }),
     ]));
   }
+  if (turn.oneShot === true) {
+    notes.push(el('div', { class: 'turn-note' }, [icon('info'), el('span', { text: 'Answered in one shot from the pages found: this model cannot call tools, so it read no code.' })]));
+  }
   if (nearLimit !== undefined) {
     notes.push(el('div', { class: 'turn-note warning' }, [
       icon('warning'),
@@ -102,6 +106,14 @@ export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns
     ]));
   }
   return notes.length ? el('div', { class: 'turn-notes' }, notes) : undefined;
+}
+
+/** Which model answered, after which failed: the whole story in the tooltip, each failure's message included. */
+export function modelBadge(model: string, attempts: TurnView['attempts']): HTMLElement {
+  const failed = Array.isArray(attempts) ? attempts.filter((attempt) => attempt && typeof attempt.model === 'string').map((attempt) => ({ model: String(attempt.model), kind: String(attempt.kind), message: String(attempt.message) })) : [];
+  const text = failed.length ? `answered by ${answeredBy(model, failed)}` : model;
+  const title = [`Answered by ${model}`, ...failed.map((attempt) => `${attempt.model} failed (${attempt.kind}): ${clip(attempt.message, 300)}`)].join('\n');
+  return el('span', { class: failed.length ? 'model-name fell-back' : 'model-name', text: clip(text, 200), title });
 }
 
 /** Token counts of an answer, with the conversation's totals in the tooltip. */

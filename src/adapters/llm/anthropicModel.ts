@@ -1,10 +1,19 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmError, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm/languageModel';
+import { MODEL_DEFAULTS } from '../../core/defaults';
+import { knownContextWindow } from '../../core/llm/contextWindows';
+import { kindOfStatus } from '../../core/llm/errorKinds';
+import { defaultTraits } from '../../core/llm/fallbackChain';
+import { parseToolInput, isSocketError, StreamEndedEarly } from './streamParts';
+import { LlmError, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type ModelTraits, type StreamCallbacks, type ToolCall } from '../../core/llm/languageModel';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 
 export interface AnthropicModelOptions {
   apiKey: string;
+  /** The model this adapter describes (requests name their own). */
+  model?: string;
+  /** The window to report, when a setting names one; else the table of known models. */
+  contextWindow?: number;
   /** Empty or absent: ANTHROPIC_BASE_URL, else the SDK's default endpoint. */
   baseURL?: string;
   /** Retries of a 429 or 529 before giving up (default 3). A failed connection is retried once, separately. */
@@ -48,6 +57,12 @@ export class AnthropicModel implements LanguageModel {
   constructor(private readonly options: AnthropicModelOptions) {
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /** Claude models all call tools; their tokenizer is not public, so counts are estimated with a margin. */
+  async describe(): Promise<ModelTraits> {
+    const model = this.options.model ?? MODEL_DEFAULTS.model;
+    return { ...defaultTraits(`anthropic/${model}`, this.options.contextWindow ?? knownContextWindow({ provider: 'anthropic', model }) ?? MODEL_DEFAULTS.contextWindowTokens) };
   }
 
   async complete(request: CompletionRequest, callbacks: StreamCallbacks, signal?: AbortSignal): Promise<Completion> {
@@ -174,14 +189,16 @@ export class AnthropicModel implements LanguageModel {
     if (error instanceof sdk.APIError) {
       const status = error.status ?? STATUS_OF_ERROR_TYPE[error.type ?? ''];
       const detail = error.apiMessage ?? '';
-      if (status === 401 || status === 403) {
-        return fail('auth', `The API key was rejected (HTTP ${status}). Run "Repo Wiki: Set API key" and enter a valid Anthropic API key (the CLI reads ANTHROPIC_API_KEY).`, status);
+      const kind = kindOfStatus(status ?? 0, detail);
+      if (kind === 'auth') {
+        return fail('auth', `The API key was rejected (HTTP ${status}). Run "Repo Wiki: Set up a model…" and enter a valid Anthropic API key (the CLI reads ANTHROPIC_API_KEY).`, status);
       }
-      if (status === 429) return fail('rate-limit', 'The Anthropic API is rate limiting this key (HTTP 429). Wait a minute, then retry.', status);
-      if (status === 529) return fail('overloaded', 'The Anthropic API is overloaded (HTTP 529). Retry in a little while.', status);
-      if (status === 413 || (status === 400 && /prompt is too long|context.{0,10}(length|window)|too many (input )?tokens/i.test(detail))) {
+      if (kind === 'rate-limit') return fail('rate-limit', 'The Anthropic API is rate limiting this key (HTTP 429). Wait a minute, then retry.', status);
+      if (kind === 'overloaded') return fail('overloaded', `The Anthropic API is overloaded (HTTP ${status}). Retry in a little while.`, status);
+      if (kind === 'context-too-long') {
         return fail('context-too-long', `The question and the wiki passages sent with it are too long for the model${detail ? ` (${detail})` : ''}. Ask a narrower question or start a new conversation.`, status);
       }
+      if (kind === 'model-not-found') return fail('model-not-found', `The Anthropic API has no such model${detail ? ` (${detail})` : ''}. Check the model name, e.g. anthropic/claude-sonnet-5-5.`, status);
       return fail('other', `The Anthropic API answered HTTP ${status ?? '(in the stream)'}: ${detail || error.message}`, status);
     }
     return fail('other', `The request to ${endpoint} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -204,28 +221,6 @@ function toMessageParam(message: ChatMessage): Anthropic.MessageParam {
   });
   if (message.cache && content.length) Object.assign(content[content.length - 1], { cache_control: { type: 'ephemeral' } });
   return { role: message.role, content };
-}
-
-/** A tool input as sent; JSON the model got wrong is passed on as the raw string, for the tool to refuse. */
-function parseToolInput(json: string): unknown {
-  if (!json.trim()) return {};
-  try {
-    return JSON.parse(json);
-  } catch {
-    return json;
-  }
-}
-
-/** The stream closed without `message_stop`: the answer is incomplete. */
-class StreamEndedEarly extends Error {}
-
-/** A socket that failed under an open response (the SDK only wraps failures before the response starts). */
-function isSocketError(error: unknown): boolean {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? '';
-    if (/^(UND_ERR_|ECONN|EPIPE|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)/.test(code) || cause.message === 'terminated') return true;
-  }
-  return false;
 }
 
 /** The wait the API asked for, from `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */

@@ -10,8 +10,8 @@ import type { CliCommand } from '../command';
 import { confirm } from '../confirm';
 import { describeFileError } from '../fileErrors';
 import type { Io } from '../io';
-import { anthropicModelFromEnv, MODEL_ENVIRONMENT } from '../model';
-import { MODEL_OPTION } from '../options';
+import { missingModels, MODEL_ENVIRONMENT, modelFromEnv, type ModelFlags } from '../model';
+import { MODEL_OPTIONS } from '../options';
 import { pageAges } from '../pageAges';
 
 /** `repo-wiki ingest PATH...`: the librarian folds files into pages; see `ingestCommand`. */
@@ -26,16 +26,16 @@ export const ingest: CliCommand = {
     { name: 'yes', description: 'apply the plan without asking' },
     { name: 'dry-run', description: 'print the plan and write nothing' },
     { name: 'force', description: 'ingest sources again even when unchanged since their last successful ingest (which are otherwise skipped before any model call)' },
-    MODEL_OPTION,
+    ...MODEL_OPTIONS,
   ],
-  async run({ positionals, format, flag, value, core, cwd }, io) {
-    const options = { model: value('model')!, yes: flag('yes'), dryRun: flag('dry-run'), json: format === 'json', force: flag('force') };
+  async run({ positionals, format, flag, value, values, core, cwd }, io) {
+    const options = { models: { model: value('model'), fallbacks: values('fallback') }, yes: flag('yes'), dryRun: flag('dry-run'), json: format === 'json', force: flag('force') };
     return ingestCommand(await core(), positionals, options, io, cwd);
   },
 };
 
 export interface IngestCliOptions {
-  model: string;
+  models: ModelFlags;
   yes: boolean;
   dryRun: boolean;
   json: boolean;
@@ -56,11 +56,12 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
     io.err('repo-wiki ingest: name at least one file or folder to ingest.');
     return 2;
   }
-  const model = await anthropicModelFromEnv();
-  if (!model) {
-    io.err(`repo-wiki ingest: the librarian needs a model. Set ${MODEL_ENVIRONMENT}, then run it again.`);
+  const offer = await modelFromEnv(options.models);
+  if ('missing' in offer) {
+    io.err(`repo-wiki ingest: the librarian needs a model (${missingModels(offer)}). Set ${MODEL_ENVIRONMENT}, then run it again.`);
     return 2;
   }
+  const model = offer.model;
   const { sources, skipped } = await collectSources(core, paths, cwd);
   for (const reason of skipped) io.err(`skipped ${reason}`);
   if (!sources.length) {
@@ -79,7 +80,7 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
         wiki,
         model,
         resolver: core.drift,
-        settings: { model: options.model, maxTokens: INGEST_DEFAULTS.maxOutputTokens, chunkTokens: INGEST_DEFAULTS.chunkTokens },
+        settings: { model: offer.name, maxTokens: INGEST_DEFAULTS.maxOutputTokens, chunkTokens: INGEST_DEFAULTS.chunkTokens },
         today: new Date().toISOString().slice(0, 10),
         ages: await pageAges(wiki, await wiki.loadPages()),
         force: options.force,

@@ -5,12 +5,12 @@ import type { LintPassReport } from '../../core/lint/librarianPass';
 import type { LintFixPlan } from '../../core/lint/lintFix';
 import type { CliCommand } from '../command';
 import { issueJson, issueLine } from '../issues';
-import { anthropicModelFromEnv, MODEL_ENVIRONMENT } from '../model';
-import { MODEL_OPTION } from '../options';
+import { missingModels, MODEL_ENVIRONMENT, modelFromEnv, type ModelFlags } from '../model';
+import { MODEL_OPTIONS } from '../options';
 import { pageAges } from '../pageAges';
 
 interface LibrarianOptions {
-  model: string;
+  models: ModelFlags;
   maxPages: number;
   maxTokens: number;
   minAgeDays: number;
@@ -26,13 +26,13 @@ export const lint: CliCommand = {
   options: [
     { name: 'fix', description: 'first rebuild the index, unlink deleted pages, and mark pages whose citations are all missing as stale' },
     { name: 'llm', description: `also run the librarian's pass, with the model set by ${MODEL_ENVIRONMENT}` },
-    { ...MODEL_OPTION, description: 'with --llm: the Claude model' },
+    ...MODEL_OPTIONS.map((option) => ({ ...option, description: `with --llm: ${option.description}` })),
     { name: 'max-pages', value: 'N', default: String(LIBRARIAN_LINT_DEFAULTS.maxPages), description: 'with --llm: the most pages to check' },
     { name: 'max-tokens', value: 'N', default: String(LIBRARIAN_LINT_DEFAULTS.maxTokens), description: 'with --llm: the most input tokens to spend' },
     { name: 'min-age-days', value: 'N', default: String(LIBRARIAN_LINT_DEFAULTS.minAgeDays), description: 'with --llm: check only pages not updated for N days' },
   ],
-  async run({ wiki, format, flag, value, core }, io) {
-    const llm = flag('llm') ? { model: value('model')!, maxPages: Number(value('max-pages')), maxTokens: Number(value('max-tokens')), minAgeDays: Number(value('min-age-days')) } : undefined;
+  async run({ wiki, format, flag, value, values, core }, io) {
+    const llm = flag('llm') ? { models: { model: value('model'), fallbacks: values('fallback') }, maxPages: Number(value('max-pages')), maxTokens: Number(value('max-tokens')), minAgeDays: Number(value('min-age-days')) } : undefined;
     if (llm && !(llm.maxPages > 0 && llm.maxTokens > 0 && llm.minAgeDays >= 0)) {
       io.err('--max-pages and --max-tokens must be positive numbers, and --min-age-days 0 or more.');
       return 2;
@@ -79,15 +79,16 @@ export async function fixLint(core: LocalCore): Promise<LintFixPlan & { pages: s
   return { ...plan, ...(await applyLintFixes(wiki, plan, new Date().toISOString().slice(0, 10))) };
 }
 
-/** `lint --llm`: the librarian's pass through the Anthropic API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
+/** `lint --llm`: the librarian's pass, with the model (and fallbacks) the flags and the environment name. */
 export async function librarianLint({ wiki, files, drift }: LocalCore, options: LibrarianOptions, onProgress: (line: string) => void): Promise<LintPassReport> {
-  const model = await anthropicModelFromEnv();
-  if (!model) throw new Error(`lint --llm needs a model: set ${MODEL_ENVIRONMENT}.`);
+  const offer = await modelFromEnv(options.models);
+  if ('missing' in offer) throw new Error(`lint --llm needs a model (${missingModels(offer)}): set ${MODEL_ENVIRONMENT}.`);
+  const model = offer.model;
   const [{ lintWithLibrarian, LintReplyError }, { FileCitedCode }] = await Promise.all([import('../../core/lint/librarianPass'), import('../../adapters/citedCode')]);
   const code = new FileCitedCode(wiki.root, files, (relPath, text) => drift.symbolsOf(relPath, text));
   const pages = await wiki.loadPages();
   try {
-    const settings = { ...options, maxOutputTokens: LIBRARIAN_LINT_DEFAULTS.maxOutputTokens, today: new Date().toISOString().slice(0, 10) };
+    const settings = { maxPages: options.maxPages, maxTokens: options.maxTokens, minAgeDays: options.minAgeDays, model: offer.name, maxOutputTokens: LIBRARIAN_LINT_DEFAULTS.maxOutputTokens, today: new Date().toISOString().slice(0, 10) };
     const report = await lintWithLibrarian(pages, { model, code, settings, ages: await pageAges(wiki, pages) }, undefined, {
       onBatch: ({ checked, total, tokens, budget }) => onProgress(`librarian lint: page ${checked + 1}/${total}, ${tokens} of ${budget} tokens`),
     });

@@ -4,8 +4,9 @@ import { CHAT_DEFAULTS, MODEL_DEFAULTS } from '../../core/defaults';
 import type { WikiTool } from '../../core/tools/tool';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { CliCommand } from '../command';
-import { anthropicModelFromEnv, MODEL_ENVIRONMENT } from '../model';
-import { MODEL_OPTION } from '../options';
+import { answeredBy } from '../../shared/answeredBy';
+import { missingModels, MODEL_ENVIRONMENT, modelFromEnv, modelNames, type ModelFlags } from '../model';
+import { MODEL_OPTIONS } from '../options';
 import { pageAges } from '../pageAges';
 
 /** `repo-wiki query QUESTION`: one chat turn, the answer on stdout and the tool steps on stderr. */
@@ -18,9 +19,9 @@ export const query: CliCommand = {
   formats: ['text', 'json'],
   options: [
     { name: 'offline', description: 'answer from retrieval alone, without a model' },
-    MODEL_OPTION,
+    ...MODEL_OPTIONS,
   ],
-  async run({ positionals, format, flag, value, core }, io) {
+  async run({ positionals, format, flag, value, values, core }, io) {
     const question = positionals.join(' ');
     if (!question.trim()) {
       io.err('Ask a question: repo-wiki query "How are errors handled?"');
@@ -30,7 +31,7 @@ export const query: CliCommand = {
     const stream = format === 'text' ? io.write : undefined;
     const answer = await queryWiki(workspace.wiki, question, {
       offline: flag('offline'),
-      model: value('model')!,
+      models: { model: value('model'), fallbacks: values('fallback') },
       tools: workspace.tools({ ages: (pages) => pageAges(workspace.wiki, pages) }),
       // A refused file (a link out, a FIFO) does not resolve: the answer marks that citation unverified.
       resolves: async (citation) => !!(await workspace.drift.locate(citation).catch(() => undefined)),
@@ -41,7 +42,7 @@ export const query: CliCommand = {
     const unverified = answer.context.unverified ?? [];
     if (format === 'json') {
       io.out(JSON.stringify({
-        answer: answer.text, offline: answer.context.offline, model: answer.model,
+        answer: answer.text, offline: answer.context.offline, model: answer.model, attempts: answer.context.attempts ?? [],
         pages: answer.retrieved.map((p) => ({ slug: p.slug, score: p.score })),
         steps: answer.steps.map((step) => ({ tool: step.tool, input: step.input, ok: step.ok })),
         unverified, usage: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens },
@@ -51,7 +52,7 @@ export const query: CliCommand = {
       else io.out('');
       const pages = answer.retrieved.map((p) => `[[${p.slug}]] ${p.score}`).join(', ');
       if (unverified.length) io.out(`\nUnverified citations (not read, and not found in the code): ${unverified.join(', ')}`);
-      io.out(`\nPages used: ${pages || 'none'} · ${answer.steps.length ? `${answer.steps.length} tool steps · ` : ''}${answer.context.offline ? 'offline answer' : answer.model}`);
+      io.out(`\nPages used: ${pages || 'none'} · ${answer.steps.length ? `${answer.steps.length} tool steps · ` : ''}${answer.context.offline ? 'offline answer' : answeredBy(answer.model, answer.context.attempts)}${answer.context.oneShot ? ' · one shot: the model cannot call tools' : ''}`);
     }
     return 0;
   },
@@ -59,7 +60,7 @@ export const query: CliCommand = {
 
 export interface QueryOptions {
   offline: boolean;
-  model: string;
+  models: ModelFlags;
   /** The read-only tools the model may call; with none the answer is one shot. */
   tools?: readonly WikiTool[];
   resolves?(citation: { path: string; symbol?: string }): Promise<boolean>;
@@ -77,20 +78,23 @@ export async function queryWiki(wiki: Wiki, question: string, options: QueryOpti
   const extensionNoKeyStep = offlineAnswer([], 'no-key').split('\n').at(-1)!;
   const pages = await wiki.loadPages();
   let noKey = false;
+  let noKeyFor = '';
   const chooseModel = async (): Promise<ModelChoice> => {
-    const model = await anthropicModelFromEnv();
-    noKey = !model;
-    return model ? { model } : { offline: 'no-key' };
+    const offer = await modelFromEnv(options.models);
+    noKey = 'missing' in offer;
+    if ('missing' in offer) noKeyFor = missingModels(offer);
+    return 'model' in offer ? { model: offer.model } : { offline: 'no-key' };
   };
   // Offline, the answer comes whole (one text event): its next step is told as a terminal needs it.
-  const forTerminal = (text: string) => (noKey ? text.replace(extensionNoKeyStep, CLI_NO_KEY_STEP) : text);
+  const forTerminal = (text: string) => (noKey ? text.replace(extensionNoKeyStep, `${CLI_NO_KEY_STEP} (${noKeyFor})`) : text);
   const engine = new AnswerEngine({
     pages: async () => pages,
     chooseModel,
-    settings: () => ({ ...CHAT_DEFAULTS, model: options.model, maxTokens: MODEL_DEFAULTS.maxTokens, maxPriorTurns: 0 }),
+    settings: () => ({ ...CHAT_DEFAULTS, model: modelNames(options.models)[0], maxTokens: MODEL_DEFAULTS.maxTokens, maxPriorTurns: 0 }),
     tools: () => options.tools ?? [],
     ...(options.resolves ? { resolves: options.resolves } : {}),
   });
   const answer = await engine.answer({ question, offline: options.offline }, { onText: (delta) => options.onText?.(forTerminal(delta)), onToolStep: options.onToolStep });
   return { ...answer, text: forTerminal(answer.text) };
 }
+

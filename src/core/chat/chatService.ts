@@ -5,6 +5,7 @@ import type { WikiTool } from '../tools/tool';
 import { titleFromQuestion, type Conversation, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, carriedPriorTurns, catalog, type PromptSettings } from './prompt';
+import { describeModel, fitPrompt } from './promptBudget';
 import { summarisePriorTurns } from './summary';
 import { isConfident, retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
 import { runToolLoop, type ToolLoopEvents, type ToolLoopResult } from './toolLoop';
@@ -118,11 +119,13 @@ export class AnswerEngine {
       ...(request.selection ? { selection: request.selection } : {}),
       offline: 'offline' in choice,
     };
+    const traits = 'model' in choice ? await describeModel(choice.model, settings.model, signal) : undefined;
+    if (traits) context.contextWindow = traits.contextWindow;
     events.onContext?.(context);
     const base = { context, retrieved, steps: [] as ToolStep[], read: [] as string[], inputTokens: 0, outputTokens: 0, stopped: false };
-    // Turns that no longer fit the prompt: summarised when a model answers, else the footer says they were left out.
-    const fallenOut = settings.maxPriorTurns > 0 ? priorTurns.length - carriedPriorTurns(priorTurns, settings).length : 0;
     if ('offline' in choice) {
+      // Turns that no longer fit the prompt: the footer says they were left out.
+      const fallenOut = settings.maxPriorTurns > 0 ? priorTurns.length - carriedPriorTurns(priorTurns, settings).length : 0;
       if (fallenOut) context.unsummarisedPriorTurns = { count: fallenOut, reason: 'offline' };
       if (!confident) context.noMatch = true;
       // An offline answer quotes only the pages that match well: those are the pages it used.
@@ -131,7 +134,9 @@ export class AnswerEngine {
       events.onText(text);
       return { ...base, text, model: OFFLINE_MODEL };
     }
-    const tools = settings.maxToolRounds > 0 ? this.deps.tools?.() ?? [] : [];
+    // A model that cannot call tools answers in one shot from retrieval; the footer says so.
+    if (!traits!.tools && settings.maxToolRounds > 0) context.oneShot = true;
+    const tools = settings.maxToolRounds > 0 && traits!.tools ? this.deps.tools?.() ?? [] : [];
     if (!confident && !tools.length) {
       // Nothing to look further with: say so plainly rather than have the model answer from weak matches.
       context.noMatch = true;
@@ -142,17 +147,23 @@ export class AnswerEngine {
 
     const pageBodies = new Map(grounding.map((page) => [page.slug, retriever.page(page.slug)?.body ?? page.passage]));
     let summary: PriorTurnsSummary | undefined;
-    const prompt = (maxPriorTurns: number) => buildPrompt({
-      question, priorTurns, retrieved: grounding, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns }, tools: tools.length > 0, priorSummary: summary,
+    const specs = tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    const build = (maxPriorTurns: number, budget: PromptSettings['budget']) => buildPrompt({
+      question, priorTurns, retrieved: grounding, pageBodies, catalog: catalogText, selection: request.selection, settings: { ...settings, maxPriorTurns, budget }, tools: tools.length > 0, priorSummary: summary,
     });
+    const fit = fitPrompt(traits!, settings.maxTokens, specs, build, settings.maxPriorTurns);
+    const promptSettings = { ...settings, budget: fit.budget };
+    // Turns that no longer fit the prompt: summarised when a model answers, else the footer says they were left out.
+    const fallenOut = settings.maxPriorTurns > 0 ? priorTurns.length - carriedPriorTurns(priorTurns, promptSettings).length : 0;
     const steps: ToolStep[] = [];
     let streamed = '';
     const loopEvents: ToolLoopEvents = { ...events, onText: (delta) => { streamed += delta; events.onText(delta); } };
-    const loop = (maxPriorTurns: number) => runToolLoop(choice.model, { ...prompt(maxPriorTurns), tools, settings, steps }, loopEvents, signal);
+    const loopSettings = { ...settings, maxTokens: fit.budget.outputTokens, inputLimit: fit.budget.inputTokens, countTokens: traits!.countTokens };
+    const loop = (maxPriorTurns: number) => runToolLoop(choice.model, { ...build(maxPriorTurns, fit.budget), tools, settings: loopSettings, steps }, loopEvents, signal);
     const usage = { inputTokens: 0, outputTokens: 0 };
     try {
       if (fallenOut) {
-        summary = await this.priorSummary(choice.model, { priorTurns, fallenOut, kept: request.priorSummary, save: request.onSummary, model: settings.model }, usage, signal);
+        summary = await this.priorSummary(choice.model, { priorTurns, fallenOut, kept: request.priorSummary, save: request.onSummary, model: settings.model, inputChars: fit.budget.inputTokens * 3 }, usage, signal);
         if (summary) context.summarisedPriorTurns = fallenOut;
         else context.unsummarisedPriorTurns = { count: fallenOut, reason: 'failed' };
       }
@@ -168,6 +179,7 @@ export class AnswerEngine {
         result = await loop(0);
       }
       if (result.lastInputTokens) context.promptTokens = result.lastInputTokens;
+      if (result.attempts.length) context.attempts = result.attempts;
       if (!confident && !steps.some((step) => step.ok)) context.noMatch = true;
       const unverified = await this.unverifiedCitations(result.text, result.read);
       if (unverified.length) context.unverified = unverified;
@@ -176,6 +188,7 @@ export class AnswerEngine {
         inputTokens: usage.inputTokens + result.inputTokens, outputTokens: usage.outputTokens + result.outputTokens,
       };
     } catch (error) {
+      if (isLlmError(error) && error.attempts?.length) context.attempts = error.attempts;
       if (!(isLlmError(error) && error.kind === 'cancelled')) throw error;
       const text = streamed ? `${streamed.trimEnd()}\n\n_(stopped)_` : '_(stopped before any answer)_';
       return { ...base, ...usage, steps, text, model: settings.model, stopped: true };
@@ -189,7 +202,7 @@ export class AnswerEngine {
    */
   private async priorSummary(
     model: LanguageModel,
-    request: { priorTurns: readonly Pick<Turn, 'question' | 'answer'>[]; fallenOut: number; kept?: PriorTurnsSummary; save?: (summary: PriorTurnsSummary) => Promise<void>; model: string },
+    request: { priorTurns: readonly Pick<Turn, 'question' | 'answer'>[]; fallenOut: number; kept?: PriorTurnsSummary; save?: (summary: PriorTurnsSummary) => Promise<void>; model: string; inputChars: number },
     usage: { inputTokens: number; outputTokens: number },
     signal?: AbortSignal,
   ): Promise<PriorTurnsSummary | undefined> {
@@ -197,7 +210,7 @@ export class AnswerEngine {
     let made: Awaited<ReturnType<typeof summarisePriorTurns>>;
     try {
       made = await summarisePriorTurns(model, {
-        priorTurns: request.priorTurns, turns: request.fallenOut, previous: request.kept, modelName: request.model, now: this.deps.now?.() ?? new Date(),
+        priorTurns: request.priorTurns, turns: request.fallenOut, previous: request.kept, modelName: request.model, inputChars: request.inputChars, now: this.deps.now?.() ?? new Date(),
       }, signal);
     } catch (error) {
       if (isLlmError(error) && error.kind === 'cancelled') throw error;

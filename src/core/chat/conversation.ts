@@ -1,3 +1,4 @@
+import type { ModelAttempt } from '../llm/languageModel';
 /** Conversations: plain data and the store port. The sql.js adapter implements the store. */
 
 export interface Conversation {
@@ -58,6 +59,12 @@ export interface TurnContext {
   unsummarisedPriorTurns?: { count: number; reason: 'offline' | 'failed' };
   /** No page cleared the confidence floor and no tool found anything: the answer says so. */
   noMatch?: boolean;
+  /** The answering model's window, in tokens, for the near-limit warning. */
+  contextWindow?: number;
+  /** The model cannot call tools, so it answered in one shot from the pages retrieval found. */
+  oneShot?: boolean;
+  /** Models of the fallback chain that failed (or had no key) before one answered. */
+  attempts?: ModelAttempt[];
 }
 
 /** One tool call of a turn, as the chat shows it and the store keeps it. */

@@ -1,6 +1,7 @@
 import type { ChatMessage, SystemBlock } from '../llm/languageModel';
 import { isArchived, type WikiPage } from '../model';
 import type { PriorTurnsSummary, SelectionContext, Turn } from './conversation';
+import type { PromptBudget } from './promptBudget';
 import type { RetrievedPage } from './retrieval';
 
 export interface PromptSettings {
@@ -8,6 +9,8 @@ export interface PromptSettings {
   maxPriorTurns: number;
   /** Each prior answer is cut to this many characters in the prompt (full answers stay stored). */
   priorAnswerChars: number;
+  /** The tokens of the model's window each part may take; absent: what a large window gives. */
+  budget?: Pick<PromptBudget, 'catalogTokens' | 'pagesTokens' | 'priorTurnsTokens'>;
 }
 
 export const SYSTEM_PROMPT = `You are the librarian of this repository's wiki. Engineers ask you about their codebase.
@@ -32,6 +35,7 @@ const CATALOG_BUDGET_TOKENS = 4000;
 const PAGES_BUDGET_TOKENS = 12000;
 /** Prior turns (questions and truncated answers) the prompt carries at most; older ones are summarised. */
 export const PRIOR_TURNS_BUDGET_TOKENS = 8000;
+const MORE_PAGES = /^- … \d+ more pages not listed$/;
 
 /**
  * One line per page (title, summary and, when git knows it, the page's age), sorted by slug so the
@@ -56,6 +60,22 @@ export function catalog(pages: readonly WikiPage[], budgetTokens = CATALOG_BUDGE
   return lines.join('\n');
 }
 
+/** A catalog cut to `budgetTokens`, for a model with a smaller window than it was made for. */
+export function cutCatalog(text: string, budgetTokens: number): string {
+  if (text.length / CHARS_PER_TOKEN <= budgetTokens) return text;
+  const lines = text.split('\n');
+  const listed = lines.filter((line) => !MORE_PAGES.test(line));
+  const unlisted = lines.length - listed.length ? Number(/\d+/.exec(lines.at(-1)!)![0]) : 0;
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of listed) {
+    if ((used + line.length) / CHARS_PER_TOKEN > budgetTokens) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  return [...kept, `- … ${listed.length - kept.length + unlisted} more pages not listed`].join('\n');
+}
+
 export interface PromptInput {
   question: string;
   priorTurns: readonly Pick<Turn, 'question' | 'answer'>[];
@@ -76,7 +96,7 @@ export interface PromptInput {
  * PRIOR_TURNS_BUDGET_TOKENS with their answers truncated. The turns before them fall out.
  */
 export function carriedPriorTurns<T extends Pick<Turn, 'question' | 'answer'>>(turns: readonly T[], settings: PromptSettings): T[] {
-  let budget = PRIOR_TURNS_BUDGET_TOKENS;
+  let budget = settings.budget?.priorTurnsTokens ?? PRIOR_TURNS_BUDGET_TOKENS;
   let count = 0;
   while (count < Math.min(settings.maxPriorTurns, turns.length)) {
     const turn = turns[turns.length - 1 - count];
@@ -96,7 +116,7 @@ export function carriedPriorTurns<T extends Pick<Turn, 'question' | 'answer'>>(t
 export function buildPrompt(input: PromptInput): { system: SystemBlock[]; messages: ChatMessage[] } {
   const system: SystemBlock[] = [
     { text: input.tools ? `${SYSTEM_PROMPT}\n\n${TOOL_RULES}` : SYSTEM_PROMPT },
-    { text: `The wiki's pages (the catalog):\n${input.catalog || '(the wiki has no pages yet)'}`, cache: true },
+    { text: `The wiki's pages (the catalog):\n${(input.settings.budget ? cutCatalog(input.catalog, input.settings.budget.catalogTokens) : input.catalog) || '(the wiki has no pages yet)'}`, cache: true },
   ];
   const messages: ChatMessage[] = [];
   for (const turn of carriedPriorTurns(input.priorTurns, input.settings)) {
@@ -122,7 +142,7 @@ function finalMessage(input: PromptInput): string {
   const parts: string[] = [];
   if (input.retrieved.length) {
     const pages: string[] = [];
-    let budget = PAGES_BUDGET_TOKENS * CHARS_PER_TOKEN;
+    let budget = (input.settings.budget?.pagesTokens ?? PAGES_BUDGET_TOKENS) * CHARS_PER_TOKEN;
     for (const page of input.retrieved) {
       const body = input.pageBodies.get(page.slug) ?? page.passage;
       const text = body.length > budget ? `${body.slice(0, Math.max(0, budget))}\n[… page truncated]` : body;

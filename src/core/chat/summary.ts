@@ -17,16 +17,19 @@ const SUMMARY_MAX_TOKENS = 800;
  */
 export async function summarisePriorTurns(
   model: LanguageModel,
-  request: { priorTurns: readonly Pick<Turn, 'question' | 'answer'>[]; turns: number; previous?: PriorTurnsSummary; modelName: string; now: Date },
+  request: { priorTurns: readonly Pick<Turn, 'question' | 'answer'>[]; turns: number; previous?: PriorTurnsSummary; modelName: string; now: Date; inputChars?: number },
   signal?: AbortSignal,
 ): Promise<{ summary: PriorTurnsSummary; inputTokens: number; outputTokens: number }> {
   const previous = request.previous && request.previous.turns < request.turns ? request.previous : undefined;
   const from = previous?.turns ?? 0;
   const parts: string[] = [];
   if (previous) parts.push(`The summary of turns 1–${previous.turns}:\n<summary>\n${neutralise(previous.text, 'summary')}\n</summary>`);
-  const turns = request.priorTurns.slice(from, request.turns).map((turn, i) => {
+  const summarised = request.priorTurns.slice(from, request.turns);
+  // A small window takes less of each answer: the request must fit it as the chat's prompt does.
+  const answerChars = Math.min(SUMMARY_ANSWER_CHARS, Math.floor((request.inputChars ?? Infinity) / Math.max(1, summarised.length)));
+  const turns = summarised.map((turn, i) => {
     const n = from + i + 1;
-    return `<turn n="${n}">\n<question>\n${neutralise(turn.question, 'question')}\n</question>\n<answer>\n${neutralise(truncate(turn.answer, SUMMARY_ANSWER_CHARS), 'answer')}\n</answer>\n</turn>`;
+    return `<turn n="${n}">\n<question>\n${neutralise(turn.question, 'question')}\n</question>\n<answer>\n${neutralise(truncate(turn.answer, answerChars), 'answer')}\n</answer>\n</turn>`;
   });
   parts.push(`${previous ? 'The turns after it' : 'The turns'}:\n${turns.join('\n')}`);
   parts.push(`Write the summary of turns 1–${request.turns}.`);

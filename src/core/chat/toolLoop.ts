@@ -1,7 +1,8 @@
-import { LlmError, type ChatMessage, type ContentBlock, type LanguageModel, type StreamCallbacks, type SystemBlock, type ToolCall, type ToolSpec } from '../llm/languageModel';
+import { LlmError, type ChatMessage, type ContentBlock, type LanguageModel, type ModelAttempt, type StreamCallbacks, type SystemBlock, type ToolCall, type ToolSpec } from '../llm/languageModel';
 import type { ToolResult, WikiTool } from '../tools/tool';
 import type { ToolStep } from './conversation';
 import { neutralise } from './prompt';
+import { requestTokens } from './promptBudget';
 
 export interface ToolLoopSettings {
   model: string;
@@ -10,6 +11,10 @@ export interface ToolLoopSettings {
   maxToolRounds: number;
   /** Input tokens over all rounds after which the model must answer. */
   toolTokenBudget: number;
+  /** The most input tokens one request may hold (the model's window less the answer); tool results are cut to fit it. */
+  inputLimit?: number;
+  /** Counts tokens as the model does, for `inputLimit`. */
+  countTokens?(text: string): number;
 }
 
 export interface ToolStepEvent {
@@ -44,6 +49,8 @@ export interface ToolLoopResult {
   lastInputTokens: number;
   /** Citations whose current code a tool showed the model. */
   read: Set<string>;
+  /** Models of a fallback chain that failed before one answered, over all rounds. */
+  attempts: ModelAttempt[];
 }
 
 /** Stored with the turn; the model saw all of it, people see the summary and can expand this. */
@@ -59,7 +66,7 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
   const specs: ToolSpec[] = tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
   const byName = new Map(tools.map((tool) => [tool.name as string, tool]));
   const messages = [...request.messages];
-  const result: ToolLoopResult = { text: '', model: settings.model, inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, rounds: 0, lastInputTokens: 0, read: new Set() };
+  const result: ToolLoopResult = { text: '', model: settings.model, inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, rounds: 0, lastInputTokens: 0, read: new Set(), attempts: [] };
   const callbacks: StreamCallbacks = {
     onText: (delta) => {
       result.text += delta;
@@ -67,8 +74,11 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
     },
     onRetry: events.onRetry,
   };
+  const room = inputRoom(settings, request.system, specs);
   for (;;) {
-    const mustAnswer = result.rounds >= settings.maxToolRounds || result.inputTokens >= settings.toolTokenBudget;
+    const left = room(messages);
+    // A small window: the model answers once what it has read leaves no room for more.
+    const mustAnswer = result.rounds >= settings.maxToolRounds || result.inputTokens >= settings.toolTokenBudget || left < MIN_ROOM_TOKENS;
     if (mustAnswer && result.rounds > 0) appendNote(messages, LAST_ROUND_NOTE);
     // A separator between what the model said before its tool calls and what it says after.
     if (result.text && !result.text.endsWith('\n\n')) callbacks.onText('\n\n');
@@ -85,6 +95,7 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
     result.lastInputTokens = completion.inputTokens;
     result.cacheReadTokens += completion.cacheReadTokens ?? 0;
     result.outputTokens += completion.outputTokens;
+    for (const attempt of completion.attempts ?? []) if (!result.attempts.some((known) => known.model === attempt.model)) result.attempts.push(attempt);
     const calls = completion.toolCalls ?? [];
     if (!calls.length || mustAnswer) {
       result.text = result.text.trimEnd();
@@ -101,10 +112,29 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
       const step: ToolStep = { tool: call.name, input: call.input, label, ok: outcome.ok, summary: outcome.summary, output: cap(outcome.text) };
       request.steps.push(step);
       events.onToolStep?.({ id: call.id, label, step });
-      results.push({ type: 'tool_result', toolUseId: call.id, content: fenced(call.name, outcome), isError: !outcome.ok });
+      results.push({ type: 'tool_result', toolUseId: call.id, content: fenced(call.name, fitted(outcome, left / calls.length / 2)), isError: !outcome.ok });
     }
     messages.push({ role: 'user', content: results });
   }
+}
+
+/** Below this many tokens of room, no further tool call is offered. */
+const MIN_ROOM_TOKENS = 512;
+/** Characters per token when cutting text to a token count (on the short side, so the cut fits). */
+const CUT_CHARS_PER_TOKEN = 3;
+
+/** The input tokens left for more messages, by the model's count; unlimited without a limit. */
+function inputRoom(settings: ToolLoopSettings, system: readonly SystemBlock[], tools: readonly ToolSpec[]): (messages: readonly ChatMessage[]) => number {
+  const { inputLimit, countTokens } = settings;
+  if (!inputLimit || !countTokens) return () => Infinity;
+  return (messages) => inputLimit - requestTokens(countTokens, { system, messages, tools });
+}
+
+/** A tool result cut to `tokens`, saying so, when the window has no room for all of it. */
+function fitted(result: ToolResult, tokens: number): ToolResult {
+  const chars = Math.floor(tokens * CUT_CHARS_PER_TOKEN);
+  if (!Number.isFinite(chars) || result.text.length <= chars) return result;
+  return { ...result, text: `${result.text.slice(0, Math.max(0, chars))}\n[… cut to fit the model's context window]` };
 }
 
 async function runTool(tool: WikiTool, call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {

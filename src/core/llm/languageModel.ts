@@ -1,4 +1,4 @@
-/** The language-model port: one streamed completion. The Anthropic adapter implements it. */
+/** The language-model port: one streamed completion. Each provider's adapter implements it, and so does the fallback chain. */
 
 export interface SystemBlock {
   text: string;
@@ -54,6 +54,16 @@ export interface Completion {
   cacheReadTokens?: number;
   outputTokens: number;
   stopReason: string | null;
+  /** The models of a fallback chain that failed before this one answered, in order. */
+  attempts?: ModelAttempt[];
+}
+
+/** A model that was tried and failed. */
+export interface ModelAttempt {
+  /** `provider/model`. */
+  model: string;
+  kind: LlmErrorKind;
+  message: string;
 }
 
 export type LlmErrorKind =
@@ -62,6 +72,7 @@ export type LlmErrorKind =
   | 'overloaded' // 529, after retries
   | 'network' // could not reach the API, or the stream was cut
   | 'context-too-long' // the prompt does not fit the model's context
+  | 'model-not-found' // the server does not have the model (e.g. not pulled into Ollama)
   | 'cancelled'
   | 'other';
 
@@ -73,6 +84,8 @@ export class LlmError extends Error {
     readonly status?: number,
     /** The text that had streamed before the failure, if any (a cut stream is never retried). */
     readonly partialText?: string,
+    /** Every model a fallback chain tried, when this is the chain's failure. */
+    readonly attempts?: ModelAttempt[],
   ) {
     super(message);
     this.name = 'LlmError';
@@ -102,7 +115,23 @@ export function messageText(message: ChatMessage): string {
   return message.content.map((block) => (block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : '')).join('\n');
 }
 
+/** What a model can take, asked before its prompt is built. */
+export interface ModelTraits {
+  /** `provider/model`. */
+  name: string;
+  /** Input and output tokens together. */
+  contextWindow: number;
+  /** False for a model that cannot call tools: it answers in one shot. */
+  tools: boolean;
+  /** Tokens of `text`, by a tokenizer that fits the model, or an estimate; budgets add `tokenMargin`. */
+  countTokens(text: string): number;
+  /** The fraction added to counts for safety, e.g. 0.1 for a tokenizer that is not the model's own. */
+  tokenMargin: number;
+}
+
 export interface LanguageModel {
   /** Streams one completion. Rejects with `LlmError`; with kind `cancelled` when `signal` aborts. */
   complete(request: CompletionRequest, callbacks: StreamCallbacks, signal?: AbortSignal): Promise<Completion>;
+  /** The model's window, tool calling and tokenizer; absent: a large window, tools, estimated counts. */
+  describe?(signal?: AbortSignal): Promise<ModelTraits>;
 }

@@ -65,7 +65,7 @@ export class ChatController implements vscode.Disposable {
   /** Everything the view needs after (re)loading. */
   async postState(): Promise<void> {
     const trusted = vscode.workspace.isTrusted;
-    const offline = !trusted || (this.services.models.provider() === 'anthropic' && !(await this.services.models.keys.get()));
+    const offline = !trusted || !(await this.services.models.available());
     this.post({ type: 'state', hasWiki: !!(await this.wiki()), trusted, offline, model: this.services.models.label(), contextWindow: MODEL_DEFAULTS.contextWindowTokens });
     await this.postConversations();
   }
@@ -328,16 +328,20 @@ function turnView(turn: Turn): TurnView {
     ...(turn.context.droppedPriorTurns ? { droppedPriorTurns: turn.context.droppedPriorTurns } : {}),
     ...(turn.context.summarisedPriorTurns ? { summarisedPriorTurns: turn.context.summarisedPriorTurns } : {}),
     ...(turn.context.unsummarisedPriorTurns ? { unsummarisedPriorTurns: turn.context.unsummarisedPriorTurns } : {}),
+    ...(turn.context.contextWindow ? { contextWindow: turn.context.contextWindow } : {}),
+    ...(turn.context.oneShot ? { oneShot: true } : {}),
+    ...(turn.context.attempts?.length ? { attempts: turn.context.attempts } : {}),
     ...(turn.context.promptTokens ? { promptTokens: turn.context.promptTokens } : {}),
     ...(turn.context.noMatch ? { noMatch: true } : {}),
   };
 }
 
 /** What the chat shows when a turn fails: the reason and the next step. */
-function failure(error: unknown): { message: string; action?: 'setApiKey' | 'retry' } {
+function failure(error: unknown): { message: string; action?: 'setUpModel' | 'retry' } {
   if (isLlmError(error)) {
-    if (error.kind === 'auth') return { message: error.message, action: 'setApiKey' };
+    if (error.kind === 'auth' || error.kind === 'model-not-found') return { message: error.message, action: 'setUpModel' };
     return { message: error.message, action: 'retry' };
   }
+  if (error instanceof Error && (error.name === 'ModelRefError' || error.name === 'EndpointError')) return { message: error.message, action: 'setUpModel' };
   return { message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}. See the Repo Wiki output for details.`, action: 'retry' };
 }

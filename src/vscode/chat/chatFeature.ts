@@ -1,3 +1,4 @@
+import { setUpModel } from '../models/setUpModel';
 import * as vscode from 'vscode';
 import { type HostToWebview } from '../../shared/protocol';
 import type { Services } from '../services/services';
@@ -47,7 +48,12 @@ export const chatFeature = {
       keys.onDidChange(refresh),
       vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('repoWiki.llm') && refresh()),
       vscode.workspace.onDidGrantWorkspaceTrust(refresh),
-      vscode.commands.registerCommand('repoWiki.setApiKey', async () => (await keys.promptAndStore()) && refresh()),
+      vscode.commands.registerCommand('repoWiki.setApiKey', async () => {
+        if (!(await keys.promptAndStore())) return;
+        void vscode.window.showInformationMessage('Repo Wiki: Anthropic API key saved.');
+        refresh();
+      }),
+      vscode.commands.registerCommand('repoWiki.setUpModel', async () => (await setUpModel(services.models, services.output)) && refresh()),
       vscode.commands.registerCommand('repoWiki.clearApiKey', async () => {
         await keys.clear();
         refresh();

@@ -6,7 +6,6 @@ import { isLlmError } from '../../core/llm/languageModel';
 import type { FileSystem } from '../../core/ports';
 import type { Wiki } from '../../core/wiki/wiki';
 import { loadGitModule } from '../common/heavyModules';
-import { modelName } from '../models/anthropic';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
 import { registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
@@ -82,7 +81,7 @@ async function ingest(services: Services, gather: () => Promise<Gathered | undef
             model,
             resolver: services.cores.of(wiki).drift,
             settings: {
-              model: modelName(),
+              model: services.models.names()[0],
               maxTokens: settings.get<number>('maxOutputTokens') ?? INGEST_DEFAULTS.maxOutputTokens,
               chunkTokens: settings.get<number>('chunkTokens') ?? INGEST_DEFAULTS.chunkTokens,
             },
@@ -144,9 +143,9 @@ function reportFailure(services: Services, error: unknown): void {
       return;
     }
     services.output.warn(`Ingest: ${error.message}`);
-    const action = error.kind === 'auth' ? 'Set API key' : undefined;
+    const action = error.kind === 'auth' ? 'Set up a model' : undefined;
     void vscode.window.showErrorMessage(`Ingest failed: ${error.message}`, ...(action ? [action] : []))
-      .then((choice) => choice && vscode.commands.executeCommand('repoWiki.setApiKey'));
+      .then((choice) => choice && vscode.commands.executeCommand('repoWiki.setUpModel'));
     return;
   }
   showError(services.output, ACTION, error);

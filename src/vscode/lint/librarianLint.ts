@@ -9,7 +9,6 @@ import { isLlmError } from '../../core/llm/languageModel';
 import type { Wiki } from '../../core/wiki/wiki';
 import { FolderDiagnostics } from '../common/diagnostics';
 import type { LanguageModel } from '../../core/llm/languageModel';
-import { modelName } from '../models/anthropic';
 import { reviewAndApply } from '../ingest/planReview';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
@@ -106,7 +105,7 @@ async function run(services: Services, wiki: Wiki, model: LanguageModel, backgro
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
   const config = vscode.workspace.getConfiguration('repoWiki.lint.llm');
   const settings = {
-    model: modelName(),
+    model: services.models.names()[0],
     maxPages: config.get<number>('maxPages') ?? LIBRARIAN_LINT_DEFAULTS.maxPages,
     maxTokens: config.get<number>('maxTokens') ?? LIBRARIAN_LINT_DEFAULTS.maxTokens,
     maxOutputTokens: llm.get<number>('maxTokens') ?? MODEL_DEFAULTS.maxTokens,
@@ -158,8 +157,8 @@ function reportFailure(services: Services, error: unknown): void {
       void vscode.window.showInformationMessage('Librarian lint cancelled.');
       return;
     }
-    void vscode.window.showErrorMessage(`Librarian lint failed: ${error.message}`, ...(error.kind === 'auth' ? ['Set API key'] : []))
-      .then((choice) => choice && vscode.commands.executeCommand('repoWiki.setApiKey'));
+    void vscode.window.showErrorMessage(`Librarian lint failed: ${error.message}`, ...(error.kind === 'auth' ? ['Set up a model'] : []))
+      .then((choice) => choice && vscode.commands.executeCommand('repoWiki.setUpModel'));
     return;
   }
   showError(services.output, 'Librarian lint', error);

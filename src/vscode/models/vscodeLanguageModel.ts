@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { estimateTokens } from '../../core/chat/prompt';
-import { LlmError, messageText, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type StreamCallbacks, type ToolCall } from '../../core/llm/languageModel';
+import { MODEL_DEFAULTS } from '../../core/defaults';
+import { defaultTraits } from '../../core/llm/fallbackChain';
+import { LlmError, messageText, type ChatMessage, type Completion, type CompletionRequest, type LanguageModel, type ModelTraits, type StreamCallbacks, type ToolCall } from '../../core/llm/languageModel';
 
 /**
  * The language-model port over a model VS Code offers (`vscode.lm`, e.g. Copilot's), with tool
@@ -13,6 +15,11 @@ export class VsCodeLanguageModel implements LanguageModel {
   /** How the footer and the log name it: "GPT-4o (copilot)". */
   get name(): string {
     return `${this.chat.name} (${this.chat.vendor})`;
+  }
+
+  /** VS Code tells the window (`maxInputTokens`); its token count is asynchronous, so budgets estimate from characters. */
+  async describe(): Promise<ModelTraits> {
+    return defaultTraits(this.name, this.chat.maxInputTokens || MODEL_DEFAULTS.contextWindowTokens);
   }
 
   async complete(request: CompletionRequest, callbacks: StreamCallbacks, signal?: AbortSignal): Promise<Completion> {

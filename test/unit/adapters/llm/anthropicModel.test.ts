@@ -115,7 +115,7 @@ describe('AnthropicModel (real SDK, mock Messages API)', function () {
     const error = await failure(model({ apiKey: 'sk-ant-bad-key-9999' }).complete(REQUEST, ignoreText));
     assert.equal(error.kind, 'auth');
     assert.equal(error.status, 401);
-    assert.match(error.message, /Set API key/);
+    assert.match(error.message, /Set up a model/);
     assert.doesNotMatch(error.message + error.stack, /sk-ant-bad-key-9999/);
     assert.deepEqual(delays, [], 'not retried');
   });
