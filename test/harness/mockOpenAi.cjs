@@ -22,7 +22,7 @@
 //
 // Replies are queued by script() and consumed one per chat request that passes routing and auth; each is
 // an object or (body) => object (or a promise of one, to hold the answer back):
-//   { text?, chunks?, delayMs?, model?, usage?, onChunk? }  an answer; streamed (body.stream) in `chunks`
+//   { text?, chunks?, delayMs?, model?, usage?, noUsage?, onChunk? }  an answer; streamed (body.stream) in `chunks`
 //                                            content deltas (a count, default 4, or the deltas themselves),
 //                                            delayMs apart (tool-call fragments too); onChunk(i, delta) runs as each is written;
 //                                            usage overrides fields of the reported usage ({ prompt_tokens,
@@ -195,7 +195,8 @@ async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models
       return;
     }
 
-    const withUsage = Boolean(body.stream_options?.include_usage);
+    // noUsage: a server (llama.cpp, some proxies) that ignores stream_options and reports no usage.
+    const withUsage = Boolean(body.stream_options?.include_usage) && !reply.noUsage;
     const chunk = (delta, finish = null) => {
       const data = { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_mock', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
       if (withUsage) data.usage = null;

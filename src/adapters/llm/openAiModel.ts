@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { requestTokens } from '../../core/chat/promptBudget';
 import { knownContextWindow } from '../../core/llm/contextWindows';
 import { kindOfStatus } from '../../core/llm/errorKinds';
 import { defaultTraits } from '../../core/llm/fallbackChain';
@@ -105,7 +106,7 @@ export class OpenAiModel implements LanguageModel {
     if (/text\/html/i.test(response.headers.get('content-type') ?? '')) throw new HtmlAnswer();
     let text = '';
     let model = request.model;
-    let inputTokens = 0;
+    let inputTokens: number | undefined;
     let cacheReadTokens = 0;
     let outputTokens = 0;
     let stopReason: string | null = null;
@@ -132,6 +133,12 @@ export class OpenAiModel implements LanguageModel {
     }
     if (signal?.aborted) throw new LlmError('cancelled', 'Stopped.', undefined, text || undefined);
     if (!stopReason) throw new StreamEndedEarly();
+    if (inputTokens === undefined) {
+      // A server that reports no usage: counted here, so totals and the near-limit warning still work.
+      const count = openAiTokenCounter();
+      inputTokens = requestTokens(count, request);
+      outputTokens = count(text) + count(fragments.map((fragment) => fragment.function?.arguments ?? '').join(''));
+    }
     const toolCalls: ToolCall[] = assembleToolCalls(fragments).map((call) => ({ id: call.id, name: call.name, input: parseToolInput(call.arguments) }));
     return { text, toolCalls, model: `${this.options.provider}/${model}`, inputTokens, cacheReadTokens, outputTokens, stopReason: stopReason === 'tool_calls' ? 'tool_use' : stopReason };
   }

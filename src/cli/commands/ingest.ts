@@ -13,6 +13,8 @@ import type { Io } from '../io';
 import { missingModels, MODEL_ENVIRONMENT, modelFromEnv, type ModelFlags } from '../model';
 import { MODEL_OPTIONS } from '../options';
 import { pageAges } from '../pageAges';
+import { failedModelsField } from '../../core/llm/fallbackChain';
+import { answeredBy } from '../../shared/answeredBy';
 
 /** `repo-wiki ingest PATH...`: the librarian folds files into pages; see `ingestCommand`. */
 export const ingest: CliCommand = {
@@ -113,7 +115,7 @@ export async function ingestCommand(core: LocalCore, paths: readonly string[], o
     else io.out('Nothing to ingest: every source is unchanged since its last ingest. Pass --force to ingest it again.');
     return 0;
   }
-  const log = { op: 'ingest', sources: result.sources, hashes: result.hashes, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests };
+  const log = { op: 'ingest', sources: result.sources, hashes: result.hashes, model: result.model, ...failedModelsField(result.attempts), tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests };
   printPlan(result, options.json, io);
   if (options.dryRun) return 0;
   if (result.changes.length && !options.yes && !(await confirm(`Apply ${result.changes.length} change(s) to ${wiki.dir}? [y/N] `))) {
@@ -134,7 +136,7 @@ function printPlan(result: IngestPlanResult, json: boolean, io: Io): void {
   for (const change of result.changes) io.out(`${change.kind.padEnd(11)} .wiki/pages/${change.slug}.md  ${change.detail}`);
   for (const note of result.notes) io.out(`note        ${note}`);
   if (!result.changes.length) io.out('The wiki already holds what these sources say; nothing to change.');
-  io.out(`${result.usage.requests} request(s), ${result.usage.inputTokens} input and ${result.usage.outputTokens} output tokens (${result.model}).`);
+  io.out(`${result.usage.requests} request(s), ${result.usage.inputTokens} input and ${result.usage.outputTokens} output tokens (${answeredBy(result.model, result.attempts)}).`);
 }
 
 /** Files named, and ingestible files under folders named, within the caps; the rest with a reason. */

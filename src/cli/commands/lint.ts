@@ -8,6 +8,7 @@ import { issueJson, issueLine } from '../issues';
 import { missingModels, MODEL_ENVIRONMENT, modelFromEnv, type ModelFlags } from '../model';
 import { MODEL_OPTIONS } from '../options';
 import { pageAges } from '../pageAges';
+import { failedModelsField } from '../../core/llm/fallbackChain';
 
 interface LibrarianOptions {
   models: ModelFlags;
@@ -92,7 +93,7 @@ export async function librarianLint({ wiki, files, drift }: LocalCore, options: 
     const report = await lintWithLibrarian(pages, { model, code, settings, ages: await pageAges(wiki, pages) }, undefined, {
       onBatch: ({ checked, total, tokens, budget }) => onProgress(`librarian lint: page ${checked + 1}/${total}, ${tokens} of ${budget} tokens`),
     });
-    await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
+    await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, ...failedModelsField(report.attempts), tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
     return report;
   } catch (error) {
     if (!(error instanceof LintReplyError)) throw error;

@@ -1,6 +1,7 @@
 import { LlmError, type ChatMessage, type ContentBlock, type LanguageModel, type ModelAttempt, type StreamCallbacks, type SystemBlock, type ToolCall, type ToolSpec } from '../llm/languageModel';
 import type { ToolResult, WikiTool } from '../tools/tool';
 import type { ToolStep } from './conversation';
+import { addAttempts } from '../llm/fallbackChain';
 import { neutralise } from './prompt';
 import { requestTokens } from './promptBudget';
 
@@ -95,7 +96,7 @@ export async function runToolLoop(model: LanguageModel, request: ToolLoopRequest
     result.lastInputTokens = completion.inputTokens;
     result.cacheReadTokens += completion.cacheReadTokens ?? 0;
     result.outputTokens += completion.outputTokens;
-    for (const attempt of completion.attempts ?? []) if (!result.attempts.some((known) => known.model === attempt.model)) result.attempts.push(attempt);
+    addAttempts(result.attempts, completion.attempts);
     const calls = completion.toolCalls ?? [];
     if (!calls.length || mustAnswer) {
       result.text = result.text.trimEnd();

@@ -1,6 +1,7 @@
 import { queryTerms, tokenize, WikiRetriever } from '../chat/retrieval';
 import { isFileAccessError, WikiError } from '../errors';
-import { LlmError, type ChatMessage, type LanguageModel } from '../llm/languageModel';
+import { addAttempts } from '../llm/fallbackChain';
+import { LlmError, type ChatMessage, type LanguageModel, type ModelAttempt } from '../llm/languageModel';
 import type { LogEntry, WikiPage } from '../model';
 import type { Wiki } from '../wiki/wiki';
 import { preparePlan, type CitationResolver, type PreparedPlan } from './changes';
@@ -46,6 +47,8 @@ export interface IngestPlanResult extends PreparedPlan {
   unchanged: { ref: string; path: string; since: string }[];
   usage: TokenUsage;
   model: string;
+  /** Models of the fallback chain that failed before `model` answered. */
+  attempts: ModelAttempt[];
 }
 
 /** The model's reply broke the contract, or the plan does not fit the wiki; nothing was written. */
@@ -91,7 +94,7 @@ const SIMILAR_PAGES = 8;
 export async function planIngest(deps: IngestDeps, given: readonly IngestSource[], signal?: AbortSignal, progress: IngestProgress = {}): Promise<IngestPlanResult> {
   const { wiki, settings } = deps;
   const { sources, unchanged, hashes, changedSince } = await rememberSources(deps, given);
-  if (!sources.length) return { changes: [], notes: [], problems: [], sources: [], hashes: {}, unchanged, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, model: settings.model };
+  if (!sources.length) return { changes: [], notes: [], problems: [], sources: [], hashes: {}, unchanged, usage: { inputTokens: 0, outputTokens: 0, requests: 0 }, model: settings.model, attempts: [] };
   const pages = await wiki.loadPages();
   const schema = (await wiki.readSchema()) ?? '';
   const retriever = retrieverFor(wiki.root, pages);
@@ -99,6 +102,7 @@ export async function planIngest(deps: IngestDeps, given: readonly IngestSource[
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, requests: 0 };
   const replies: string[] = [];
   let model = settings.model;
+  const attempts: ModelAttempt[] = [];
   for (const [i, source] of sources.entries()) {
     for (const chunk of chunkSource(source.ref, source.path, source.text, settings.chunkTokens, source.firstLine)) {
       progress.onChunk?.({ source: i, sources: sources.length, chunk });
@@ -108,6 +112,7 @@ export async function planIngest(deps: IngestDeps, given: readonly IngestSource[
       const prompt = buildIngestPrompt({ schema, pages, related, planned: merged.pages, chunk, ages: deps.ages, changed });
       const answer = await askForPlan(deps, prompt, usage, replies, signal, progress);
       model = answer.model;
+      addAttempts(attempts, answer.attempts);
       mergePlan(merged, answer.plan);
     }
   }
@@ -116,7 +121,7 @@ export async function planIngest(deps: IngestDeps, given: readonly IngestSource[
   const similar = (text: string) => retriever.search(queryTerms(text).slice(0, QUERY_TERMS).join(' '), SIMILAR_PAGES, { passages: false, exact: true }).map((hit) => retriever.page(hit.slug)!);
   const prepared = await preparePlan(merged, wiki, pages, deps.resolver, { sources: entries, today: deps.today, similar });
   if (prepared.problems.length) throw new PlanRejectedError(prepared.problems, replies);
-  return { ...prepared, sources: refs, hashes, unchanged, usage, model };
+  return { ...prepared, sources: refs, hashes, unchanged, usage, model, attempts };
 }
 
 /**
@@ -165,7 +170,7 @@ async function askForPlan(
   replies: string[],
   signal: AbortSignal | undefined,
   progress: IngestProgress,
-): Promise<{ plan: Plan; model: string }> {
+): Promise<{ plan: Plan; model: string; attempts?: ModelAttempt[] }> {
   const messages: ChatMessage[] = [...prompt.messages];
   for (let attempt = 0; ; attempt++) {
     const completion = await deps.model.complete(
@@ -178,7 +183,7 @@ async function askForPlan(
     usage.requests++;
     replies.push(completion.text);
     const parsed = parsePlan(completion.text);
-    if ('plan' in parsed) return { plan: parsed.plan, model: completion.model };
+    if ('plan' in parsed) return { plan: parsed.plan, model: completion.model, attempts: completion.attempts };
     const problems = completion.stopReason === 'max_tokens'
       ? [{ path: '$', message: `the reply was cut off at ${deps.settings.maxTokens} tokens (raise repoWiki.llm.maxTokens or ingest less at once)` }, ...parsed.problems]
       : parsed.problems;

@@ -1,6 +1,7 @@
 import { attribute, catalog, estimateTokens, neutralise } from '../chat/prompt';
 import { findCitations } from '../drift/citations';
-import { LlmError, type LanguageModel } from '../llm/languageModel';
+import { addAttempts } from '../llm/fallbackChain';
+import { LlmError, type LanguageModel, type ModelAttempt } from '../llm/languageModel';
 import type { LintIssue, WikiPage } from '../model';
 import { LineMap } from '../text/text';
 import { extractJson, parsePlan, type Plan } from '../ingest/plan';
@@ -47,6 +48,8 @@ export interface LintPassReport {
   usage: { inputTokens: number; outputTokens: number; requests: number };
   budget: { maxPages: number; maxTokens: number };
   model: string;
+  /** Models of the fallback chain that failed before `model` answered. */
+  attempts?: ModelAttempt[];
 }
 
 export interface LintPassProgress {
@@ -124,6 +127,7 @@ export async function lintWithLibrarian(
     report.usage.outputTokens += completion.outputTokens;
     report.usage.requests++;
     report.model = completion.model;
+    if (completion.attempts?.length) addAttempts((report.attempts ??= []), completion.attempts);
     report.pagesChecked.push(...batch.pages.map((page) => page.slug));
     const parsed = parseFindings(completion.text, bySlug, new Set(batch.pages.map((page) => page.slug)));
     if ('error' in parsed) throw new LintReplyError(parsed.error, completion.text);

@@ -88,3 +88,13 @@ function withAttempts(error: LlmError, attempts: ModelAttempt[]): LlmError {
   if (!attempts.length) return error;
   return new LlmError(error.kind, error.message, error.status, error.partialText, attempts);
 }
+
+/** Adds the failures of a completion to those of earlier ones, each model once: a run of many requests names each fallback once. */
+export function addAttempts(known: ModelAttempt[], more: readonly ModelAttempt[] = []): void {
+  for (const attempt of more) if (!known.some((seen) => seen.model === attempt.model)) known.push(attempt);
+}
+
+/** The log entry's record of the models that failed before one answered: which, and why. */
+export function failedModelsField(attempts: readonly ModelAttempt[] = []): { failedModels?: { model: string; kind: string }[] } {
+  return attempts.length ? { failedModels: attempts.map((attempt) => ({ model: attempt.model, kind: attempt.kind })) } : {};
+}

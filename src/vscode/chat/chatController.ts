@@ -16,6 +16,7 @@ import type { Services } from '../services/services';
 import { locateCitation, showCodeLocation } from '../drift/locateCitation';
 import { ensureTrusted, showError } from '../common/userErrors';
 import type { ConversationStoreHost } from './conversationStoreHost';
+import { answeredBy } from '../../shared/answeredBy';
 
 /** How long a deleted conversation can be brought back. */
 const UNDO_MS = 60_000;
@@ -107,6 +108,8 @@ export class ChatController implements vscode.Disposable {
         controller.signal,
       );
       this.post({ type: 'turnDone', requestId, conversation: summary(result.conversation), turn: turnView(result.turn), stopped: result.stopped });
+      const failed = result.turn.context.attempts ?? [];
+      if (failed.length) this.services.output.warn(`Answered by ${answeredBy(result.turn.model, failed)}. ${failed.map((attempt) => `${attempt.model}: ${attempt.message}`).join(' ')}`);
       await this.postConversations();
     } catch (error) {
       this.post({ type: 'turnFailed', requestId, ...failure(error) });

@@ -9,6 +9,7 @@ import { loadGitModule } from '../common/heavyModules';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
 import { registerPlanReview, reviewAndApply, setChangeChooser } from './planReview';
+import { failedModelsField } from '../../core/llm/fallbackChain';
 
 /** What integration tests reach through the extension's API. */
 export interface IngestHooks {
@@ -111,7 +112,7 @@ async function ingest(services: Services, gather: () => Promise<Gathered | undef
     services.output.info(`Ingest of ${result.sources.join(', ')}: ${result.usage.requests} request(s), ${result.usage.inputTokens} input + ${result.usage.outputTokens} output tokens (${result.model}).`);
     const applied = await reviewAndApply(services, wiki, result, {
       title: `Ingest ${label}`,
-      log: { op: 'ingest', sources: result.sources, hashes: result.hashes, model: result.model, tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests },
+      log: { op: 'ingest', sources: result.sources, hashes: result.hashes, model: result.model, ...failedModelsField(result.attempts), tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens }, requests: result.usage.requests },
     });
     return applied && { pages: [...applied.created, ...applied.updated, ...applied.corroborated, ...applied.linked] };
   } catch (error) {

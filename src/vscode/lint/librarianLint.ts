@@ -13,6 +13,7 @@ import { reviewAndApply } from '../ingest/planReview';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
 import { registerLintFixCommand } from './lintFixCommand';
+import { failedModelsField } from '../../core/llm/fallbackChain';
 
 const REPORT_SCHEME = 'repo-wiki-report';
 
@@ -58,7 +59,7 @@ export function activateLibrarianLint(context: vscode.ExtensionContext, services
         diagnostics.publish(wiki.root, report.findings);
         reportTexts.set(wiki.root, renderReport(wiki, report));
         changed.fire(reportUri(wiki));
-        await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
+        await wiki.appendLog({ op: 'lint', pages: report.pagesChecked, findings: report.findings.length, skipped: report.pagesSkipped.length, model: report.model, ...failedModelsField(report.attempts), tokens: { input: report.usage.inputTokens, output: report.usage.outputTokens } });
         const summary = `Librarian lint: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'} in ${report.pagesChecked.length} pages (${report.usage.inputTokens.toLocaleString()} of ${report.budget.maxTokens.toLocaleString()} tokens${report.pagesSkipped.length ? `; ${report.pagesSkipped.length} pages left for the next run` : ''}${report.pagesTooNew.length ? `; ${report.pagesTooNew.length} pages newer than repoWiki.lint.llm.minAgeDays not checked` : ''}).`;
         if (background) {
           services.output.info(summary);

@@ -68,6 +68,13 @@ describe('model providers (real SDKs, mock servers on 127.0.0.1)', function () {
       assert.equal(body.max_tokens, 300, 'a custom server gets max_tokens');
     });
 
+    it('counts tokens itself when the server reports no usage', async () => {
+      openai.script({ text: 'An answer of a few tokens.', noUsage: true });
+      const result = await ask(openAiModel(), 'gpt-4.1');
+      assert.ok(result.inputTokens > 5 && result.inputTokens < 40, String(result.inputTokens));
+      assert.ok(result.outputTokens >= 5 && result.outputTokens < 12, String(result.outputTokens));
+    });
+
     for (const quirk of [undefined, 'no-id', 'no-index', 'whole'] as const) {
       it(`assembles streamed tool calls${quirk ? ` (${quirk}, as some servers send them)` : ''}`, async () => {
         openai.script({ toolCalls: [{ name: 'read_code', arguments: { citation: 'src/a.ts:Foo' } }, { name: 'search_wiki', arguments: { query: 'retry' } }], ...(quirk ? { quirk } : {}) });
