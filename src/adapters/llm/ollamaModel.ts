@@ -16,6 +16,9 @@ export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 const DEFAULT_CONTEXT_CAP = 32_768;
 /** Ollama's models use their own tokenizers; o200k counts them closely enough with this margin. */
 const TOKEN_MARGIN = 0.2;
+/** What /api/show said, kept a while: a chain is built for every turn, and a model's window rarely changes. */
+const SHOWN_FOR_MS = 5 * 60_000;
+const shown = new Map<string, { traits: Promise<ModelTraits>; at: number }>();
 
 export interface OllamaModelOptions {
   model: string;
@@ -51,7 +54,6 @@ export async function listOllamaModels(host = DEFAULT_OLLAMA_HOST, signal?: Abor
 export class OllamaModel implements LanguageModel {
   readonly name: string;
   private readonly host: string;
-  private traits?: Promise<ModelTraits>;
 
   constructor(private readonly options: OllamaModelOptions) {
     this.name = `ollama/${options.model}`;
@@ -59,11 +61,15 @@ export class OllamaModel implements LanguageModel {
   }
 
   describe(signal?: AbortSignal): Promise<ModelTraits> {
-    this.traits ??= this.show(signal).catch((error: unknown) => {
-      this.traits = undefined; // asked again next time: the server may be starting
+    const key = `${this.host}\n${this.options.model}\n${this.options.contextWindow ?? ''}`;
+    const known = shown.get(key);
+    if (known && Date.now() - known.at < SHOWN_FOR_MS) return known.traits;
+    const traits = this.show(signal).catch((error: unknown) => {
+      shown.delete(key); // asked again next time: the server may be starting
       throw this.classify(error, signal, '');
     });
-    return this.traits;
+    shown.set(key, { traits, at: Date.now() });
+    return traits;
   }
 
   private async show(signal?: AbortSignal): Promise<ModelTraits> {

@@ -71,7 +71,14 @@ export function fitPrompt(
   build: (maxPriorTurns: number, budget: PromptBudget) => { system: SystemBlock[]; messages: ChatMessage[] },
   maxPriorTurns = Number.MAX_SAFE_INTEGER,
 ): { budget: PromptBudget; tokens: number } {
-  const measure = (budget: PromptBudget) => Math.ceil(requestTokens(traits.countTokens, { ...build(maxPriorTurns, budget), tools }) * (1 + traits.tokenMargin));
+  // The parts a budget does not change (instructions, tools, prior turns) are counted once.
+  const counted = new Map<string, number>();
+  const count = (text: string) => {
+    let tokens = counted.get(text);
+    if (tokens === undefined) counted.set(text, (tokens = traits.countTokens(text)));
+    return tokens;
+  };
+  const measure = (budget: PromptBudget) => Math.ceil(requestTokens(count, { ...build(maxPriorTurns, budget), tools }) * (1 + traits.tokenMargin));
   const empty = { catalogTokens: 0, pagesTokens: 0, priorTurnsTokens: 0, inputTokens: 0, outputTokens: 0 };
   let budget = promptBudget(traits, maxOutputTokens, measure(empty));
   let tokens = measure(budget);

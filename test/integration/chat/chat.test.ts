@@ -116,11 +116,12 @@ describe('Chat in a real VS Code extension host', () => {
     }
   });
 
-  it('a rejected key fails the turn with "Set API key" as the next step, and never shows the key', async () => {
+  it('a rejected key fails the turn with "Set up a model" as the next step, and never shows the key', async () => {
     process.env.ANTHROPIC_API_KEY = 'sk-ant-wrong-key-999';
     const turn = await ask(chat, 'How are routes matched?');
     assert.ok(turn.failed);
-    assert.equal(turn.failed.action, 'setApiKey');
+    assert.equal(turn.failed.action, 'setUpModel');
+    assert.match(turn.failed.message, /Set up a model/);
     assert.doesNotMatch(turn.failed.message, /sk-ant-wrong-key-999/);
     process.env.ANTHROPIC_API_KEY = API_KEY;
   });
