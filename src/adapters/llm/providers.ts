@@ -41,5 +41,5 @@ export function providerAdapter(ref: ModelRef, settings: ProviderSettings): Memb
 }
 
 function noKey(provider: 'anthropic' | 'openai' | 'azure'): string {
-  return `no API key: run "Repo Wiki: Set up a model…" (the CLI reads ${KEY_ENVIRONMENT[provider]})`;
+  return `no API key (${KEY_ENVIRONMENT[provider]} is not set, and none is stored)`;
 }

@@ -70,7 +70,7 @@ export interface QueryOptions {
 }
 
 /** The last line of an offline answer without a key, as a terminal user needs it (the core's names a VS Code command). */
-const CLI_NO_KEY_STEP = `For a written answer, set the environment variable ${MODEL_ENVIRONMENT}, then ask again.`;
+const CLI_NO_KEY_STEP = `For a written answer, name a model with ${MODEL_ENVIRONMENT}, then ask again.`;
 
 /** One question answered with the chat's retrieval, prompt and tool loop, without a conversation. */
 export async function queryWiki(wiki: Wiki, question: string, options: QueryOptions) {

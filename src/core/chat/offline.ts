@@ -6,8 +6,8 @@ export const OFFLINE_MODEL = 'offline';
 export type OfflineReason = 'no-key' | 'no-model' | 'untrusted' | 'requested';
 
 const NEXT_STEP: Record<OfflineReason, string> = {
-  'no-key': 'For a written answer, set an API key with **Repo Wiki: Set API key**.',
-  'no-model': 'For a written answer, a VS Code language model is needed (repoWiki.llm.provider is "vscode") and none is available: install or sign in to one, such as GitHub Copilot, or set the provider to "anthropic".',
+  'no-key': 'For a written answer, choose a model with **Repo Wiki: Set up a model…**: Anthropic, OpenAI or a compatible server, Azure OpenAI, Ollama on this machine, or a VS Code model.',
+  'no-model': 'For a written answer, a VS Code language model is needed (the model is vscode/…) and none is available: install or sign in to one, such as GitHub Copilot, or choose another with **Repo Wiki: Set up a model…**.',
   untrusted: 'This workspace is in Restricted Mode, so nothing is sent to a model. Trust the workspace for written answers.',
   requested: 'Answered offline, as asked.',
 };

@@ -162,7 +162,7 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
       const done = posted.find((m): m is Extract<HostToWebview, { type: 'turnDone' }> => m.type === 'turnDone' && m.requestId === requestId);
       assert.ok(done, JSON.stringify(posted.filter((m) => m.type === 'turnFailed')));
       assert.equal(done.turn.offline, true);
-      assert.match(done.turn.answer, /a VS Code language model is needed \(repoWiki\.llm\.provider is "vscode"\)/);
+      assert.match(done.turn.answer, /a VS Code language model is needed \(the model is vscode\/…\)/);
     } finally {
       await llm.update('provider', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -519,7 +519,7 @@ describe('repo-wiki CLI', function () {
       const result = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--format', 'json'], {});
       assert.equal(result.code, 0, result.stderr);
       const answer = JSON.parse(result.stdout);
-      assert.deepEqual(Object.keys(answer), ['answer', 'offline', 'model', 'pages', 'steps', 'unverified', 'usage']);
+      assert.deepEqual(Object.keys(answer), ['answer', 'offline', 'model', 'attempts', 'pages', 'steps', 'unverified', 'usage']);
       assert.deepEqual(answer.steps, []);
       assert.equal(answer.offline, true);
       assert.match(answer.answer, /^\*\*Offline answer\*\*/);
@@ -532,10 +532,10 @@ describe('repo-wiki CLI', function () {
       const result = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO], {});
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^\*\*Offline answer\*\*/);
-      assert.match(result.stdout, /set the environment variable ANTHROPIC_API_KEY/);
+      assert.match(result.stdout, /name a model with --model provider\/model .*ANTHROPIC_API_KEY.*\(anthropic\/claude-sonnet-5-5: no API key \(ANTHROPIC_API_KEY is not set/);
       assert.doesNotMatch(result.stdout + result.stderr, /Repo Wiki:|Set API key/);
       const json = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--format', 'json'], {});
-      assert.match(JSON.parse(json.stdout).answer, /set the environment variable ANTHROPIC_API_KEY/);
+      assert.match(JSON.parse(json.stdout).answer, /name a model with --model provider\/model .*ANTHROPIC_API_KEY/);
     });
 
     it('asks the model through the real SDK when a key is set, with the chat prompt', async () => {

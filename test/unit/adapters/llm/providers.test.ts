@@ -205,6 +205,8 @@ describe('model providers (real SDKs, mock servers on 127.0.0.1)', function () {
 
   describe('every error kind is classified the same on every provider', () => {
     const cases: [string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, LlmErrorKind][] = [
+      ['HTTP 401', { status: 401 }, { status: 401 }, { status: 401, error: 'unauthorized' }, 'auth'],
+      ['HTTP 404', { status: 404 }, { status: 404 }, { status: 404 }, 'model-not-found'],
       ['HTTP 429', { status: 429 }, { status: 429 }, { status: 429 }, 'rate-limit'],
       ['HTTP 503', { status: 503 }, { status: 503 }, { status: 503 }, 'overloaded'],
       ['HTTP 500', { status: 500 }, { status: 500 }, { status: 500 }, 'other'],

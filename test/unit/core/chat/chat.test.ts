@@ -127,7 +127,7 @@ describe('offline answers', () => {
     assert.match(answer, /### \[\[request-pipeline\]\] Request pipeline/);
     assert.match(answer, /> The router dispatches to a handler by method and path\./);
     assert.match(answer, /_\(stale\)_/);
-    assert.match(answer, /Repo Wiki: Set API key/);
+    assert.match(answer, /Repo Wiki: Set up a model/);
     assert.match(offlineAnswer([], 'untrusted'), /The wiki has nothing that answers this.*\n\nThis workspace is in Restricted Mode/s);
   });
 });
