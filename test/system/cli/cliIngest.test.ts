@@ -112,7 +112,7 @@ describe('repo-wiki ingest', function () {
   it('without a key, says what to set and exits 2', async () => {
     const result = await cli(['ingest', 'docs/todos.md', '--workspace', ws], {});
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /Set ANTHROPIC_API_KEY/);
+    assert.match(result.stderr, /the librarian needs a model \(anthropic\/claude-sonnet-5-5: no API key \(ANTHROPIC_API_KEY is not set.*Set --model provider\/model/);
   });
 
   it('says "not found" only of a path that does not exist; a path it cannot read is reported as what it is', () => {
