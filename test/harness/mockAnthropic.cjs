@@ -32,7 +32,7 @@
 //
 // Standalone: node test/harness/mockAnthropic.cjs [--port N] [--key K]   (prints the URL)
 'use strict';
-const http = require('node:http');
+const { serveMock } = require('./mockServer.cjs');
 
 const ERRORS = {
   400: ['invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum'],
@@ -51,18 +51,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = {}) {
   const queue = [];
   const requests = [];
-  const inFlight = new Set();
-  const sockets = new Set();
   let nextId = 1;
 
-  const server = http.createServer((req, res) => {
-    const done = handle(req, res).catch((error) => {
-      console.error('[mockAnthropic]', error);
-      res.destroy();
-    });
-    inFlight.add(done);
-    done.finally(() => inFlight.delete(done));
-  });
 
   async function handle(req, res) {
     let raw = '';
@@ -167,27 +157,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
     }
   }
 
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    requests,
-    script: (...replies) => void queue.push(...replies),
-    settled: async () => {
-      while (inFlight.size) await Promise.all(inFlight);
-    },
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
-  };
+  return serveMock('mockAnthropic', port, handle, { requests, queue });
 }
 
 function event(res, type, data) {

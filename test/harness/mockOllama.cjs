@@ -55,7 +55,7 @@
 //
 // Standalone: node test/harness/mockOllama.cjs [--port N]   (prints the URL)
 'use strict';
-const http = require('node:http');
+const { serveMock } = require('./mockServer.cjs');
 const crypto = require('node:crypto');
 
 const ERRORS = {
@@ -77,17 +77,7 @@ async function startMockOllama({ port = 0, models = DEFAULT_MODELS, defaultReply
   const find = (name) => (name ? catalog.find((m) => m.name === tagged(name)) : undefined);
   const queue = [];
   const requests = [];
-  const inFlight = new Set();
-  const sockets = new Set();
 
-  const server = http.createServer((req, res) => {
-    const done = handle(req, res).catch((error) => {
-      console.error('[mockOllama]', error);
-      res.destroy();
-    });
-    inFlight.add(done);
-    done.finally(() => inFlight.delete(done));
-  });
 
   async function handle(req, res) {
     let raw = '';
@@ -229,27 +219,7 @@ async function startMockOllama({ port = 0, models = DEFAULT_MODELS, defaultReply
     }
   }
 
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    requests,
-    script: (...replies) => void queue.push(...replies),
-    settled: async () => {
-      while (inFlight.size) await Promise.all(inFlight);
-    },
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
-  };
+  return serveMock('mockOllama', port, handle, { requests, queue });
 }
 
 /** A configured model with everything the routes report about it. */

@@ -65,7 +65,7 @@
 //
 // Standalone: node test/harness/mockOpenAi.cjs [--port N] [--key K]   (prints the URL)
 'use strict';
-const http = require('node:http');
+const { serveMock } = require('./mockServer.cjs');
 
 const ERRORS = {
   400: ['invalid_request_error', 'context_length_exceeded', "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", 'messages'],
@@ -85,18 +85,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models = ['gpt-4.1'] } = {}) {
   const queue = [];
   const requests = [];
-  const inFlight = new Set();
-  const sockets = new Set();
   let nextId = 1;
 
-  const server = http.createServer((req, res) => {
-    const done = handle(req, res).catch((error) => {
-      console.error('[mockOpenAi]', error);
-      res.destroy();
-    });
-    inFlight.add(done);
-    done.finally(() => inFlight.delete(done));
-  });
 
   async function handle(req, res) {
     let raw = '';
@@ -258,27 +248,7 @@ async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models
     record.outcome = 'complete';
   }
 
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    requests,
-    script: (...replies) => void queue.push(...replies),
-    settled: async () => {
-      while (inFlight.size) await Promise.all(inFlight);
-    },
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
-  };
+  return serveMock('mockOpenAi', port, handle, { requests, queue });
 }
 
 function write(res, data) {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RepoWikiApi } from '../../src/extension';
+import type { HostToWebview } from '../../src/shared/protocol';
 import type { ChatHooks } from '../../src/vscode/chat/chatView';
 
 export const EXTENSION_ID = 'repo-wiki.repo-wiki';
@@ -79,4 +80,20 @@ export async function chatWithMockModel(validKey: string): Promise<{ root: strin
 /** A recorded message's text, whether it went as a string or as content blocks (the chat's last message carries a cache breakpoint). */
 export function textOf(content: unknown): string {
   return typeof content === 'string' ? content : (content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
+}
+
+/** Asks one question as the chat view does and collects what the host posts for it until the turn ends. */
+export async function askChat(chat: ChatHooks, question: string) {
+  const requestId = `t${Math.random().toString(36).slice(2)}`;
+  const posted: HostToWebview[] = [];
+  const subscription = chat.onDidPost((message) => {
+    if (!('requestId' in message) || message.requestId === requestId) posted.push(message);
+  });
+  try {
+    await chat.send({ type: 'ask', requestId, question });
+  } finally {
+    subscription.dispose();
+  }
+  const of = <T extends HostToWebview['type']>(type: T) => posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
+  return { of, done: of('turnDone')[0], failed: of('turnFailed')[0] };
 }

@@ -2,9 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
-import { activateExtension } from '../helpers';
+import { activateExtension, askChat } from '../helpers';
 
 // The chat on every provider, through the real SDKs (openai, ollama, @anthropic-ai/sdk), against
 // local mocks of each wire protocol, with models named provider/model in the settings.
@@ -24,20 +23,7 @@ const { startMockAnthropic } = harness<{ startMockAnthropic(o?: object): Promise
 const KEYS = { anthropic: 'sk-ant-providers-0001', openai: 'sk-openai-providers-0001' };
 const TOOL_QUESTION = 'What turns a thrown error into a status code?';
 
-async function ask(chat: ChatHooks, question: string) {
-  const requestId = `p${Math.random().toString(36).slice(2)}`;
-  const posted: HostToWebview[] = [];
-  const subscription = chat.onDidPost((message) => {
-    if (!('requestId' in message) || message.requestId === requestId) posted.push(message);
-  });
-  try {
-    await chat.send({ type: 'ask', requestId, question });
-  } finally {
-    subscription.dispose();
-  }
-  const of = <T extends HostToWebview['type']>(type: T) => posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
-  return { done: of('turnDone')[0], failed: of('turnFailed')[0] };
-}
+const ask = askChat;
 
 describe('Models of every provider in a real VS Code extension host', () => {
   let chat: ChatHooks;

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
-import { chatWithMockModel, type MockAnthropic } from '../helpers';
+import { askChat, chatWithMockModel, type MockAnthropic } from '../helpers';
 
 const API_KEY = 'sk-ant-test-key-tools-1';
 const CANARY = 'CANARY-TOOL-SECRET-7731';
@@ -19,20 +19,7 @@ function toolResults(request: { body: unknown }): ToolResultBlock[] {
   return Array.isArray(last) ? (last as ToolResultBlock[]).filter((block) => block.type === 'tool_result') : [];
 }
 
-async function ask(chat: ChatHooks, question: string) {
-  const requestId = `t${Math.random().toString(36).slice(2)}`;
-  const posted: HostToWebview[] = [];
-  const subscription = chat.onDidPost((message) => {
-    if (!('requestId' in message) || message.requestId === requestId) posted.push(message);
-  });
-  try {
-    await chat.send({ type: 'ask', requestId, question });
-  } finally {
-    subscription.dispose();
-  }
-  const of = <T extends HostToWebview['type']>(type: T) => posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
-  return { of, done: of('turnDone')[0], failed: of('turnFailed')[0] };
-}
+const ask = askChat;
 
 // The tool loop through the real SDK and the mock Messages API: the mock scripts tool_use blocks
 // (streamed as input_json_delta) and the test reads the tool_results the extension sent back.
