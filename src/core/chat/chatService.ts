@@ -1,4 +1,5 @@
 import { parseCitationText } from '../drift/citations';
+import { WikiError } from '../errors';
 import { isLlmError, type LanguageModel } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
@@ -47,6 +48,8 @@ export interface ChatDependencies extends AnswerDependencies {
 export interface AskRequest {
   /** Continue this conversation; a new one is started when absent. */
   conversationId?: string;
+  /** The id the new conversation gets (the terminal names its conversations); a random one when absent. */
+  newConversationId?: string;
   question: string;
   selection?: SelectionContext;
   /** Slugs of pages to include whatever retrieval finds (pages citing the selected code). */
@@ -253,8 +256,19 @@ export class ChatService {
   async ask(request: AskRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
     const question = request.question.trim();
     const store = this.deps.store;
-    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
-    const conversation = existing?.conversation ?? (await store.create(titleFromQuestion(question)));
+    let existing = request.conversationId ? await store.get(request.conversationId) : undefined;
+    let conversation = existing?.conversation;
+    if (!conversation) {
+      try {
+        conversation = await store.create(titleFromQuestion(question), request.newConversationId);
+      } catch (error) {
+        // Another process started a conversation of that id meanwhile (a second terminal): continue it.
+        if (!(error instanceof WikiError && error.code === 'conversation-exists')) throw error;
+        existing = await store.get(request.newConversationId!);
+        if (!existing) throw error;
+        conversation = existing.conversation;
+      }
+    }
     events.onConversation?.(conversation);
     let answer: Answer;
     try {
