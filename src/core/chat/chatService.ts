@@ -70,6 +70,8 @@ export interface AskResult {
   turn: Turn;
   /** The user pressed Stop: the turn holds the text up to that point. */
   stopped: boolean;
+  /** The answer as the engine gave it: retrieval results and steps, beyond what the turn keeps. */
+  answer: Answer;
 }
 
 export interface AnswerRequest {
@@ -262,8 +264,9 @@ export class ChatService {
       try {
         conversation = await store.create(titleFromQuestion(question), request.newConversationId);
       } catch (error) {
-        // Another process started a conversation of that id meanwhile (a second terminal): continue it.
-        if (!(error instanceof WikiError && error.code === 'conversation-exists')) throw error;
+        // Asked to continue or start this id, and another process started it meanwhile (a second terminal): continue it.
+        const continuable = request.conversationId !== undefined && request.conversationId === request.newConversationId;
+        if (!(continuable && error instanceof WikiError && error.code === 'conversation-exists')) throw error;
         existing = await store.get(request.newConversationId!);
         if (!existing) throw error;
         conversation = existing.conversation;
@@ -287,7 +290,7 @@ export class ChatService {
       ...(answer.steps.length ? { steps: answer.steps } : {}),
     });
     const updated = (await store.get(conversation.id))?.conversation ?? conversation;
-    return { conversation: updated, turn, stopped: answer.stopped };
+    return { conversation: updated, turn, stopped: answer.stopped, answer };
   }
 }
 
