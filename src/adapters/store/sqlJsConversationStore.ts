@@ -168,8 +168,9 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   create(title: string, id?: string): Promise<Conversation> {
-    const conversation = { id: id === undefined ? randomUUID() : requireConversationId(id), title, created: this.settings.now().toISOString() };
+    const created = this.settings.now().toISOString();
     return this.operation(async () => {
+      const conversation = { id: id === undefined ? randomUUID() : requireConversationId(id), title, created };
       if (id !== undefined) this.requireFree(id);
       await this.record({ op: 'create', conversation });
       return this.db.conversation(conversation.id)!;
@@ -230,8 +231,8 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   addRecord(record: ConversationRecord): Promise<Conversation> {
-    const id = requireConversationId(record.conversation.id);
     return this.operation(async () => {
+      const id = requireConversationId(record.conversation.id);
       this.requireFree(id);
       const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
       await this.record({ op: 'restore', record: { conversation: record.conversation, turns } });
