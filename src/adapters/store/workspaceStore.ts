@@ -74,9 +74,16 @@ export async function openWorkspaceConversationStore(options: WorkspaceStoreOpti
   const dir = storeDirFor(home, real);
   const identity = await identify(real);
   const notices: string[] = [];
+  const problems: string[] = [];
+  // The old history must never keep the chat from opening: a failed move is said, and tried again at the next open.
+  const leftBehind = (error: unknown) => problems.push(`The chat history in ${legacyDir} could not be moved to ${dir} (${(error as Error).message}); it was left where it was, and the next start tries again.`);
   if (!(await hasStoreFiles(dir))) {
     if (legacyDir && (await hasStoreFiles(legacyDir))) {
-      if (await copyLegacyStore(legacyDir, dir)) notices.push(`Moved this workspace's chat history from ${legacyDir} to ${dir}, where the repo-wiki CLI shares it; the old files were kept, renamed *${MIGRATED}.`);
+      try {
+        if (await copyLegacyStore(legacyDir, dir)) notices.push(`Moved this workspace's chat history from ${legacyDir} to ${dir}, where the repo-wiki CLI shares it; the old files were kept, renamed *${MIGRATED}.`);
+      } catch (error) {
+        leftBehind(error);
+      }
     } else if (identity) {
       const candidate = await findAdoptable(home, dir, identity);
       if (candidate && (await adopt(candidate)) && (await adoptStore(candidate, dir))) {
@@ -86,17 +93,16 @@ export async function openWorkspaceConversationStore(options: WorkspaceStoreOpti
   }
   await recordWorkspace(dir, { path: real, ...(identity ? { identity } : {}) }, storeOptions.now?.() ?? new Date());
   const { store, warnings } = await openConversationStore(dir, storeOptions);
-  try {
-    // The store here existed already (the CLI ran first), or another window copied first: bring the old one in record by record.
-    if (legacyDir && (await hasStoreFiles(legacyDir))) {
+  // The store here existed already (the CLI ran first), or another window copied first: bring the old one in record by record.
+  if (legacyDir && !problems.length && (await hasStoreFiles(legacyDir))) {
+    try {
       const merged = await mergeLegacyStore(store, legacyDir, storeOptions);
       notices.push(`Brought ${merged} conversation(s) from ${legacyDir} into ${dir}; the old files were kept, renamed *${MIGRATED}.`);
+    } catch (error) {
+      leftBehind(error);
     }
-  } catch (error) {
-    await store.close();
-    throw error;
   }
-  return { store, warnings, notices, dir };
+  return { store, warnings: [...problems, ...warnings], notices, dir };
 }
 
 /** A database or a journal segment: a store, even an empty one, lives here. */
@@ -152,14 +158,17 @@ async function copyLegacyStore(legacyDir: string, dir: string): Promise<boolean>
   }
 }
 
-/** Imports every conversation of the old store (a taken id gets a new one), then renames its files aside. */
+/**
+ * Imports every conversation of the old store (a taken id gets a new one), then renames its files
+ * aside. One already brought in by an interrupted merge (same id, same creation time) is skipped.
+ */
 async function mergeLegacyStore(store: SqlJsConversationStore, legacyDir: string, options: ConversationStoreOptions): Promise<number> {
   const { store: legacy } = await openConversationStore(legacyDir, options);
   let merged = 0;
   try {
-    for (const { id } of await legacy.list()) {
+    for (const { id, created } of await legacy.list()) {
       const record = await legacy.get(id);
-      if (!record) continue;
+      if (!record || (await store.get(id))?.conversation.created === created) continue;
       await store.importRecord(record);
       merged++;
     }

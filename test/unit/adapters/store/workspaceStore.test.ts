@@ -138,6 +138,28 @@ describe('the workspace conversation store', () => {
     assert.ok(!fs.existsSync(path.join(legacy, DATABASE_FILE)));
   });
 
+  it('opens all the same when the old history cannot be brought in, says so, and leaves it in place', async () => {
+    const home = temp('rw-home-');
+    const folder = temp('rw-ws-');
+    const legacy = temp('rw-legacy-');
+    const first = (await openAt(folder, home)).store;
+    await first.create('Here already', 'here-1');
+    await first.close();
+    const old = (await openConversationStore(legacy)).store;
+    await old.create('From a newer build');
+    await old.close();
+    const SQL = await (await import('sql.js')).default({ locateFile: () => require.resolve('sql.js/dist/sql-wasm.wasm') });
+    const db = new SQL.Database(fs.readFileSync(path.join(legacy, DATABASE_FILE)));
+    db.exec('PRAGMA user_version = 99');
+    fs.writeFileSync(path.join(legacy, DATABASE_FILE), db.export());
+    db.close();
+
+    const { store, warnings } = await openAt(folder, home, { legacyDir: legacy });
+    assert.match(warnings.join('\n'), /could not be moved to .*newer version of Repo Wiki.*left where it was/);
+    assert.deepEqual((await store.list()).map((c) => c.id), ['here-1']);
+    assert.ok(fs.existsSync(path.join(legacy, DATABASE_FILE)), 'the old history is untouched');
+  });
+
   it('adopts the store of a moved folder of the same repository when asked to, and only then', async () => {
     const home = temp('rw-home-');
     const parent = temp('rw-move-');
