@@ -12,8 +12,8 @@ import type { Io } from '../io';
 export const conversations: CliCommand = {
   name: 'conversations',
   summary: 'list, show, fork, export or save conversations',
-  description: 'list (the default) shows titles, turns, token totals and tags; show prints one (--format md or json prints its export); delete removes one (asks on a terminal; --yes without); export prints one as Markdown (--format md, the default) or JSON; import FILE adds one from an export (a taken id gets a new one); fork ID --at N starts a new conversation holding turns 1..N of ID (--id names it); save ID files the conversation back to the wiki as a page, as "Save to wiki" does, or with --turns N-M only those turns, as a page of their own that saving the same turns again updates.',
-  usage: 'list | show ID | delete ID | export ID | import FILE | fork ID --at N | save ID',
+  description: 'ACTION is one of: list (the default) shows titles, turns, token totals and tags; show prints one (--format md or json prints its export); delete removes one (asks on a terminal; --yes without); export prints one as Markdown (--format md, the default) or JSON; import FILE adds one from an export (a taken id gets a new one); fork ID --at N starts a new conversation holding turns 1..N of ID (--id names it); save ID files the conversation back to the wiki as a page, as "Save to wiki" does, or with --turns N-M only those turns, as a page of their own that saving the same turns again updates.',
+  usage: '[ACTION] [ID | FILE]',
   workspace: 'wiki',
   formats: ['text', 'json', 'md'],
   options: [

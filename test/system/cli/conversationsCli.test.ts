@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { storeDirFor } from '../../../src/adapters/store/dataHome';
@@ -169,6 +169,24 @@ describe('repo-wiki conversations from the terminal', function () {
     assert.equal(questions.length, 33, questions.join(', '));
     for (const q of ['Start', 'terminal one', 'terminal two', ...Array.from({ length: 30 }, (_, i) => `editor ${i}`)]) assert.ok(questions.includes(q), q);
     assert.deepEqual(JSON.parse(shown.stdout).turns.map((t: { index: number }) => t.index), questions.map((_, i) => i));
+  });
+
+  it('a repository moved to another folder finds its conversations again, and says so on stderr', async () => {
+    const { ws, data } = workspace();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: ws, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'init');
+    const first = await cli(['query', 'How do errors become HTTP responses?', '--conversation', 'travels', '--workspace', ws], { REPO_WIKI_DATA_DIR: data });
+    assert.equal(first.code, 0, first.stderr);
+    const moved = path.join(path.dirname(ws), 'app-moved');
+    fs.renameSync(ws, moved);
+    const after = await cli(['query', 'And then?', '--conversation', 'travels', '--workspace', moved, '--format', 'json'], { REPO_WIKI_DATA_DIR: data });
+    assert.equal(after.code, 0, after.stderr);
+    assert.match(after.stderr, new RegExp(`Adopted the conversations of ${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(that folder no longer exists; this one is the same repository\\)`));
+    assert.equal(JSON.parse(after.stdout).turn, 2, 'the first turn came along');
+    const again = await cli(['conversations', 'list', '--workspace', moved], { REPO_WIKI_DATA_DIR: data });
+    assert.doesNotMatch(again.stderr, /Adopted/, 'adopted once');
   });
 
   it('a hostile store file is set aside with a clear message, and a fresh store starts', async () => {
