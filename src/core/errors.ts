@@ -32,6 +32,7 @@ export type WikiErrorCode =
   | 'conversation-exists'
   | 'invalid-conversation-id'
   | 'invalid-turns'
+  | 'invalid-export'
   | 'newer-database'
   | 'store-busy'
   | 'plan-rejected'

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Conversation, ConversationStore } from '../../core/chat/conversation';
+import type { Conversation, ConversationRecord, ConversationStore } from '../../core/chat/conversation';
 import { WikiError } from '../../core/errors';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { CliCommand, Format } from '../command';
@@ -61,33 +61,28 @@ export async function conversationsCommand(context: Context, action: Action, tar
     io.err(`--format md is for show and export; conversations ${action} takes text or json.`);
     return 2;
   }
+  if (action === 'list') return list(context);
+  if (action === 'import') return importFile(context, target!);
+  const record = await context.store.get(target!);
+  if (!record) throw notFound(target!);
   switch (action) {
-    case 'list':
-      return list(context);
-    case 'import':
-      return importFile(context, target!);
-    default: {
-      const record = await context.store.get(target!);
-      if (!record) throw new WikiError('conversation-not-found', `There is no conversation "${target}" in this workspace.`, 'List them with: repo-wiki conversations list');
-      switch (action) {
-        case 'show':
-        case 'export': {
-          const { conversationToJson, conversationToMarkdown } = await import('../../core/chat/export');
-          // show in text is for reading; export and --format md are the Markdown export, which imports back.
-          io.out(format === 'json' ? conversationToJson(record).trimEnd() : action === 'show' && format === 'text' ? showText(record.conversation, record.turns) : conversationToMarkdown(record).trimEnd());
-          return 0;
-        }
-        case 'delete':
-          return remove(context, record.conversation);
-        case 'fork':
-          return fork(context, target!);
-        case 'save':
-          return save(context, target!);
-      }
+    case 'show':
+    case 'export': {
+      const { conversationToJson, conversationToMarkdown } = await import('../../core/chat/export');
+      // show in text is for reading; export and --format md are the Markdown export, which imports back.
+      io.out(format === 'json' ? conversationToJson(record).trimEnd() : action === 'show' && format === 'text' ? showText(record) : conversationToMarkdown(record).trimEnd());
+      return 0;
     }
+    case 'delete':
+      return remove(context, record.conversation);
+    case 'fork':
+      return fork(context, record);
+    case 'save':
+      return save(context, record);
   }
-  return 2;
 }
+
+const notFound = (id: string) => new WikiError('conversation-not-found', `There is no conversation "${id}" in this workspace.`, 'List them with: repo-wiki conversations list');
 
 async function list({ store, io, format }: Context): Promise<number> {
   const all = await store.list();
@@ -110,7 +105,7 @@ async function list({ store, io, format }: Context): Promise<number> {
   return 0;
 }
 
-function showText(conversation: Conversation, turns: readonly { question: string; answer: string; model: string; inputTokens: number; outputTokens: number }[]): string {
+function showText({ conversation, turns }: ConversationRecord): string {
   const lines = [`${conversation.title}  (${conversation.id})`, `${turns.length} turn${turns.length === 1 ? '' : 's'} · ${conversation.inputTokens.toLocaleString('en')} in, ${conversation.outputTokens.toLocaleString('en')} out tokens${conversation.tags.length ? ` · tags: ${conversation.tags.join(', ')}` : ''}`];
   if (conversation.parentConversationId) lines.push(`Forked from ${conversation.parentConversationId} at turn ${conversation.forkedAtTurn}.`);
   turns.forEach((turn, i) => lines.push('', `[${i + 1}] ${turn.question}`, '', turn.answer.trim(), '', `    ${turn.model} · ${turn.inputTokens.toLocaleString('en')} in, ${turn.outputTokens.toLocaleString('en')} out`));
@@ -144,7 +139,7 @@ async function importFile({ store, io, format, cwd }: Context, file: string): Pr
   try {
     record = parseConversationExport(text);
   } catch (error) {
-    if (error instanceof ImportError) throw new WikiError('invalid-conversation-id', `${file} cannot be imported: ${error.message}.`, 'Import a file exported by Repo Wiki (Markdown or JSON).');
+    if (error instanceof ImportError) throw new WikiError('invalid-export', `${file} cannot be imported: ${error.message}.`, 'Import a file exported by Repo Wiki (Markdown or JSON).');
     throw error;
   }
   const stored = await store.importRecord(record);
@@ -154,14 +149,13 @@ async function importFile({ store, io, format, cwd }: Context, file: string): Pr
   return 0;
 }
 
-async function fork({ store, io, format, at, id }: Context, parentId: string): Promise<number> {
+async function fork({ store, io, format, at, id }: Context, parent: ConversationRecord): Promise<number> {
+  const parentId = parent.conversation.id;
   if (at === undefined) {
     io.err(`Say where to fork: repo-wiki conversations fork ${parentId} --at N`);
     return 2;
   }
   const { forkRecord, newConversationId, requireConversationId } = await import('../../core/chat/lineage');
-  const parent = await store.get(parentId);
-  if (!parent) throw new WikiError('conversation-not-found', `There is no conversation "${parentId}" in this workspace.`, 'List them with: repo-wiki conversations list');
   const atTurn = /^\d+$/.test(at) ? Number(at) : Number.NaN;
   const record = forkRecord(parent, atTurn, id === undefined ? newConversationId() : requireConversationId(id), new Date().toISOString());
   const forked = await store.addRecord(record);
@@ -170,10 +164,9 @@ async function fork({ store, io, format, at, id }: Context, parentId: string): P
   return 0;
 }
 
-async function save({ store, wiki, io, format, turns }: Context, id: string): Promise<number> {
+async function save({ store, wiki, io, format, turns }: Context, record: ConversationRecord): Promise<number> {
   const [{ fileBackConversation, fileBackTurns }, { parseTurnRange }] = await Promise.all([import('../../core/chat/fileBack'), import('../../core/chat/lineage')]);
-  const record = await store.get(id);
-  if (!record) throw new WikiError('conversation-not-found', `There is no conversation "${id}" in this workspace.`, 'List them with: repo-wiki conversations list');
+  const id = record.conversation.id;
   const today = new Date().toISOString().slice(0, 10);
   const range = turns === undefined ? undefined : parseTurnRange(turns, record.turns.length);
   const result = range ? await fileBackTurns(wiki, record, range, today) : await fileBackConversation(wiki, store, record, today);

@@ -241,6 +241,11 @@ describe('repo-wiki conversations from the terminal', function () {
     assert.equal(imported.code, 0, imported.stderr);
     const importedJson = JSON.parse(imported.stdout);
     assert.equal(importedJson.originalId, 'main-b', 'a taken id gets a new one');
+    const notAnExport = path.join(path.dirname(file), 'notes.md');
+    fs.writeFileSync(notAnExport, 'Just some notes.\n');
+    const refusedImport = await cli(['conversations', 'import', notAnExport, '--workspace', ws], env);
+    assert.equal(refusedImport.code, 2);
+    assert.match(refusedImport.stderr, /notes\.md cannot be imported: the Markdown does not start with a "# title" line/);
     const shown = JSON.parse((await cli(['conversations', 'show', importedJson.id, '--workspace', ws, '--format', 'json'], env)).stdout);
     assert.deepEqual([shown.conversation.parentConversationId, shown.conversation.forkedAtTurn, shown.turns.length], ['main', 2, 2]);
 
