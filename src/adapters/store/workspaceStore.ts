@@ -72,7 +72,9 @@ export async function openWorkspaceConversationStore(options: WorkspaceStoreOpti
   });
   const home = dataHome ?? conversationDataHome();
   const dir = storeDirFor(home, real);
-  const identity = await identify(real);
+  // git walks the whole history to find the root commits: once per store, then workspace.json has them.
+  const recorded = await readWorkspaceRecord(dir);
+  const identity = recorded?.path === real && recorded.identity ? recorded.identity : await identify(real);
   const notices: string[] = [];
   const problems: string[] = [];
   // The old history must never keep the chat from opening: a failed move is said, and tried again at the next open.

@@ -68,8 +68,10 @@ describe('the workspace conversation store', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, WORKSPACE_FILE), 'utf8')), { path: folder, identity: IDENTITY });
     const link = path.join(temp('rw-link-'), 'ws');
     fs.symlinkSync(folder, link);
-    const again = await openAt(link, home);
+    let asked = 0;
+    const again = await openAt(link, home, { identity: async () => (asked++, IDENTITY) });
     assert.equal(again.dir, dir);
+    assert.equal(asked, 0, 'the identity recorded in workspace.json is reused: git walks no history again');
     assert.equal((await again.store.get('pr-42'))?.turns.length, 1);
   });
 
