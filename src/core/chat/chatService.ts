@@ -3,7 +3,7 @@ import { WikiError } from '../errors';
 import { isLlmError, type LanguageModel } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
-import { titleFromQuestion, type Conversation, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
+import { titleFromQuestion, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, carriedPriorTurns, catalog, type PromptSettings } from './prompt';
 import { summarisePriorTurns } from './summary';
@@ -258,20 +258,7 @@ export class ChatService {
   async ask(request: AskRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
     const question = request.question.trim();
     const store = this.deps.store;
-    let existing = request.conversationId ? await store.get(request.conversationId) : undefined;
-    let conversation = existing?.conversation;
-    if (!conversation) {
-      try {
-        conversation = await store.create(titleFromQuestion(question), request.newConversationId);
-      } catch (error) {
-        // Asked to continue or start this id, and another process started it meanwhile (a second terminal): continue it.
-        const continuable = request.conversationId !== undefined && request.conversationId === request.newConversationId;
-        if (!(continuable && error instanceof WikiError && error.code === 'conversation-exists')) throw error;
-        existing = await store.get(request.newConversationId!);
-        if (!existing) throw error;
-        conversation = existing.conversation;
-      }
-    }
+    const { conversation, existing } = await this.conversationFor(request, question);
     events.onConversation?.(conversation);
     let answer: Answer;
     try {
@@ -291,6 +278,22 @@ export class ChatService {
     });
     const updated = (await store.get(conversation.id))?.conversation ?? conversation;
     return { conversation: updated, turn, stopped: answer.stopped, answer };
+  }
+
+  /** The conversation asked to continue (`existing`), or a new one. */
+  private async conversationFor(request: AskRequest, question: string): Promise<{ conversation: Conversation; existing?: ConversationRecord }> {
+    const store = this.deps.store;
+    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
+    if (existing) return { conversation: existing.conversation, existing };
+    try {
+      return { conversation: await store.create(titleFromQuestion(question), request.newConversationId) };
+    } catch (error) {
+      // Asked to continue or start this id, and another process started it meanwhile (a second terminal): continue it.
+      const continuable = request.conversationId !== undefined && request.conversationId === request.newConversationId;
+      const started = continuable && error instanceof WikiError && error.code === 'conversation-exists' ? await store.get(request.conversationId!) : undefined;
+      if (!started) throw error;
+      return { conversation: started.conversation, existing: started };
+    }
   }
 }
 
