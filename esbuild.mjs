@@ -79,7 +79,7 @@ const builds = [
     ...common,
     // tsParser: the TS/JS symbol parser with the TypeScript compiler, shared by the worker and the CLI, required on the first TS/JS file.
     // dataFileKeys: the YAML and TOML readers for key citations (see lazyDataFileKeys).
-    entryPoints: { dataFileKeys: 'src/core/drift/dataFileKeys.ts', store: 'src/adapters/store/sqlJsConversationStore.ts', llm: 'src/adapters/llm/providers.ts', tokenizer: 'src/adapters/llm/o200k.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
+    entryPoints: { dataFileKeys: 'src/core/drift/dataFileKeys.ts', store: 'src/adapters/store/workspaceStore.ts', llm: 'src/adapters/llm/providers.ts', tokenizer: 'src/adapters/llm/o200k.ts', git: 'src/adapters/git/gitWiki.ts', semantic: 'src/adapters/typescript/semanticTypes.ts', tsParser: 'src/adapters/typescript/tsSymbolParser.ts' },
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -94,8 +94,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     outdir: 'dist',
-    // The Anthropic SDK, simple-git's wiki adapter and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
-    plugins: [besideBundles({ 'adapters/llm/providers': './llm.js', 'adapters/git/gitWiki': './git.js', serveMcp: './mcp.js' })],
+    // The model SDKs, simple-git's wiki adapter, the conversation store (sql.js) and the MCP server (its SDK, zod, ajv) are bundles beside it, required by the commands that need them, so every run starts fast.
+    plugins: [besideBundles({ 'adapters/llm/providers': './llm.js', 'adapters/git/gitWiki': './git.js', 'adapters/store/workspaceStore': './store.js', serveMcp: './mcp.js' })],
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -31,7 +31,7 @@ export interface CliCommand {
   run(args: CommandArgs, io: Io): Promise<number> | number;
 }
 
-export type Format = 'text' | 'json' | 'github';
+export type Format = 'text' | 'json' | 'github' | 'md';
 
 /** One option a command takes. An option has the same kind (a value or a flag) in every command that has it. */
 export interface OptionSpec {

@@ -1,6 +1,7 @@
 import type { CliCommand } from './command';
 import { agentsMd } from './commands/agentsMd';
 import { backlinks } from './commands/backlinks';
+import { conversations } from './commands/conversations';
 import { drift } from './commands/drift';
 import { hookInstall } from './commands/hookInstall';
 import { indexMerge } from './commands/indexMerge';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CliCommand[] = [
   lint,
   drift,
   query,
+  conversations,
   hookInstall,
   mergeDriverInstall,
   indexMerge,

@@ -1,5 +1,6 @@
 /** The conversation: messages (questions, streamed answers, errors), the selection chip and the composer. */
 import { MAX_QUESTION_CHARS, type ConversationSummary, type HostToWebview, type PageRef, type SelectionChip, type TurnView, type WebviewToHost } from '../shared/protocol';
+import { nearContextLimit } from '../shared/contextLimit';
 import { el, icon, iconButton, textButton } from './dom';
 import { clip, fullDate, newRequestId, relativeDate } from './format';
 import { renderMarkdown, stableBoundary } from './markdown';
@@ -21,7 +22,6 @@ export interface HostState {
 }
 
 /** The footer warns once an answer's prompt filled this share of the model's context. */
-const CONTEXT_WARNING_SHARE = 0.8;
 
 /** The turn being answered. */
 interface Pending {
@@ -547,9 +547,7 @@ export class ChatPanel {
 
   /** How full the model's context was for this answer, when that is near the limit. */
   private contextShare(turn: TurnView): number | undefined {
-    const window = Number(turn.contextWindow) || this.host.contextWindow;
-    const share = window ? (Number(turn.promptTokens) || 0) / window : 0;
-    return share >= CONTEXT_WARNING_SHARE ? share : undefined;
+    return nearContextLimit(Number(turn.promptTokens), Number(turn.contextWindow) || this.host.contextWindow);
   }
 
   /** Only the last answered turn offers Retry, and not while an answer streams. */

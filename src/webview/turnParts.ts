@@ -1,6 +1,7 @@
 /** The parts of a turn, built as DOM: the answer frame, tool steps, page links, footnotes. Text goes in as text. */
 import { answeredBy } from '../shared/answeredBy';
 import { MAX_COPY_CHARS, type PageRef, type StepView, type TurnView } from '../shared/protocol';
+import { nearLimitMessage } from '../shared/contextLimit';
 import { el, icon } from './dom';
 import { baseName, clip, lineRange } from './format';
 import { codeCitation, isSlug } from './markdown';
@@ -102,7 +103,7 @@ export function turnNotes(turn: Pick<TurnView, 'unverified' | 'droppedPriorTurns
   if (nearLimit !== undefined) {
     notes.push(el('div', { class: 'turn-note warning' }, [
       icon('warning'),
-      el('span', { text: `This conversation is near the model's context limit (${Math.round(nearLimit * 100)}% used). Start a new conversation to keep answers complete.` }),
+      el('span', { text: `${nearLimitMessage(nearLimit)} Start a new conversation to keep answers complete.` }),
     ]));
   }
   return notes.length ? el('div', { class: 'turn-notes' }, notes) : undefined;

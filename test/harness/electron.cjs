@@ -35,7 +35,8 @@ async function runElectronTests({ version = process.env.VSCODE_TEST_VERSION || '
       cachePath: CACHE,
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: path.join(ROOT, 'out', 'test', 'integration', 'index'),
-      extensionTestsEnv: { REPO_WIKI_TEST_WORKSPACE: workspace, REPO_WIKI_TEST_RESULTS: resultsFile },
+      // Conversations in the run's own folder, never in the user's data folder.
+      extensionTestsEnv: { REPO_WIKI_TEST_WORKSPACE: workspace, REPO_WIKI_TEST_RESULTS: resultsFile, REPO_WIKI_DATA_DIR: path.join(userDataDir, 'repo-wiki-data') },
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--disable-gpu',
         '--skip-welcome', '--skip-release-notes', '--user-data-dir', userDataDir],
     });

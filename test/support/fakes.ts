@@ -153,9 +153,10 @@ export class MemoryConversationStore implements ConversationStore {
     return record && { conversation: { ...record.conversation }, turns: [...record.turns] };
   }
 
-  async create(title: string): Promise<Conversation> {
+  async create(title: string, id?: string): Promise<Conversation> {
     const now = new Date().toISOString();
-    const conversation: Conversation = { id: `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0, tags: [] };
+    if (id !== undefined && this.conversations.has(id)) throw new Error(`There is already a conversation ${id}.`);
+    const conversation: Conversation = { id: id ?? `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0, tags: [] };
     this.conversations.set(conversation.id, { conversation, turns: [] });
     return { ...conversation };
   }
@@ -202,6 +203,12 @@ export class MemoryConversationStore implements ConversationStore {
     const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
     this.conversations.set(id, { conversation: { ...record.conversation, id }, turns });
     return { ...record.conversation, id };
+  }
+
+  async addRecord(record: ConversationRecord): Promise<Conversation> {
+    if (this.conversations.has(record.conversation.id)) throw new Error(`There is already a conversation ${record.conversation.id}.`);
+    this.conversations.set(record.conversation.id, { conversation: { ...record.conversation }, turns: [...record.turns] });
+    return { ...record.conversation };
   }
 
   async search(query: string): Promise<SearchHit[]> {

@@ -7,7 +7,7 @@ import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './sea
 /** The in-memory conversation database (sql.js): journal entries applied in order, queries, export. */
 
 /** Column lists shared with salvage, which copies rows out of a damaged file. */
-export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page, tags, prior_summary';
+export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page, tags, prior_summary, parent_conversation_id, forked_at_turn';
 export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
 const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
 const CONVERSATION_VALUES = CONVERSATION_COLUMNS.split(',').map(() => '?').join(', ');
@@ -148,6 +148,7 @@ export class ConversationDb {
     this.remove(c.id);
     this.run(`INSERT INTO conversation (${CONVERSATION_COLUMNS}) VALUES (${CONVERSATION_VALUES})`, [
       c.id, c.title, c.created, c.updated, c.filedPage ?? null, JSON.stringify(c.tags ?? []), c.priorSummary ? JSON.stringify(c.priorSummary) : null,
+      c.parentConversationId ?? null, c.forkedAtTurn ?? null,
     ]);
     for (const turn of turns) this.insertTurn({ ...turn, conversationId: c.id }, null);
   }
@@ -321,13 +322,14 @@ function ftsAvailable(db: Database): boolean {
   }
 }
 
-function toConversation([id, title, created, updated, filedPage, tags, priorSummary, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
+function toConversation([id, title, created, updated, filedPage, tags, priorSummary, parent, forkedAt, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
   return {
     id: String(id), title: String(title), created: String(created), updated: String(updated),
     ...(filedPage === null ? {} : { filedPage: String(filedPage) }),
     turnCount: Number(turnCount), inputTokens: Number(inputTokens), outputTokens: Number(outputTokens),
     tags: JSON.parse(String(tags ?? '[]')) as string[],
     ...(priorSummary === null ? {} : { priorSummary: JSON.parse(String(priorSummary)) as PriorTurnsSummary }),
+    ...(parent === null ? {} : { parentConversationId: String(parent), forkedAtTurn: Number(forkedAt) }),
   };
 }
 

@@ -54,6 +54,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversation ADD COLUMN prior_summary TEXT;
     `),
   },
+  {
+    version: 4,
+    // A fork's lineage: the conversation it was forked from, and how many of its turns it started with.
+    up: (db) => db.exec(`
+      ALTER TABLE conversation ADD COLUMN parent_conversation_id TEXT;
+      ALTER TABLE conversation ADD COLUMN forked_at_turn INTEGER;
+    `),
+  },
 ];
 
 export const schemaVersion = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

@@ -18,22 +18,29 @@ export function salvageRows(sql: SqlJsStatic, image: Uint8Array): SalvagedRows {
     // Lets SQLite read a truncated file up to its end instead of refusing it whole; nothing is written.
     db.exec('PRAGMA writable_schema = ON');
     return {
-      // A file from before tags (schema 2 and older) has no tags or summary: none of its conversations had any.
-      conversations: readableRows(db, `SELECT ${hasColumn(db, 'conversation', 'tags') ? CONVERSATION_COLUMNS : CONVERSATION_COLUMNS.replace('tags, prior_summary', "'[]', NULL")} FROM conversation`),
+      // A file from before tags (schema 2 and older) has no tags or summary, one from before forks
+      // (schema 3 and older) no lineage: none of its conversations had any.
+      conversations: readableRows(db, `SELECT ${columnsOf(db, 'conversation', CONVERSATION_COLUMNS)} FROM conversation`),
       // A file from before tool steps (schema 1) has no steps column: its turns had none.
-      turns: readableRows(db, `SELECT ${hasColumn(db, 'turn', 'steps') ? TURN_COLUMNS : TURN_COLUMNS.replace('steps', "'[]'")} FROM turn`),
+      turns: readableRows(db, `SELECT ${columnsOf(db, 'turn', TURN_COLUMNS)} FROM turn`),
     };
   } finally {
     db.close();
   }
 }
 
-function hasColumn(db: Database, table: string, column: string): boolean {
+/** What a column added by a later schema reads as in a file from before it. */
+const ADDED_COLUMN_DEFAULTS: Readonly<Record<string, string>> = { tags: "'[]'", prior_summary: 'NULL', parent_conversation_id: 'NULL', forked_at_turn: 'NULL', steps: "'[]'" };
+
+/** `columns` as a select list of `table` in this file: a column it lacks reads as its default. */
+function columnsOf(db: Database, table: string, columns: string): string {
+  let present: Set<unknown>;
   try {
-    return db.exec(`PRAGMA table_info(${table})`)[0]?.values.some((row) => row[1] === column) ?? false;
+    present = new Set(db.exec(`PRAGMA table_info(${table})`)[0]?.values.map((row) => row[1]) ?? []);
   } catch {
-    return false; // a damaged schema: read the columns every version has
+    present = new Set(); // a damaged schema: read the columns every version has
   }
+  return columns.split(', ').map((column) => (column in ADDED_COLUMN_DEFAULTS && !present.has(column) ? ADDED_COLUMN_DEFAULTS[column] : column)).join(', ');
 }
 
 function readableRows(db: Database, sql: string): SqlValue[][] {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import type { Conversation, ConversationRecord, ConversationStore, PriorTurnsSummary, SearchHit, Turn } from '../../core/chat/conversation';
 import { isMissing, WikiError } from '../../core/errors';
+import { isConversationId, requireConversationId } from '../../core/chat/lineage';
 import type { LockAttempt } from '../files/lockFile';
 import { removeLeftoverTemps } from '../files/tempFiles';
 import { ConversationDb } from './conversationDb';
@@ -58,8 +59,6 @@ type Settings = Required<Omit<ConversationStoreOptions, 'wasmPath'>>;
 export const DATABASE_FILE = 'conversations.db';
 export const LOCK_FILE = 'conversations.lock';
 const DEFAULT_SEARCH_LIMIT = 20;
-/** What the chat view accepts as a conversation id; an import with any other id gets a new one. */
-const VALID_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Reloads in a row before giving up: each needs another window to compact again meanwhile. */
 const MAX_RELOADS = 5;
 const SET_ASIDE_LOCK_WAIT_MS = 3_000;
@@ -168,9 +167,11 @@ export class SqlJsConversationStore implements ConversationStore {
     return this.operation(() => this.db.search(terms, limit));
   }
 
-  create(title: string): Promise<Conversation> {
-    const conversation = { id: randomUUID(), title, created: this.settings.now().toISOString() };
+  create(title: string, id?: string): Promise<Conversation> {
+    const created = this.settings.now().toISOString();
     return this.operation(async () => {
+      const conversation = { id: id === undefined ? randomUUID() : requireConversationId(id), title, created };
+      if (id !== undefined) this.requireFree(id);
       await this.record({ op: 'create', conversation });
       return this.db.conversation(conversation.id)!;
     });
@@ -221,10 +222,20 @@ export class SqlJsConversationStore implements ConversationStore {
   importRecord(record: ConversationRecord): Promise<Conversation> {
     return this.operation(async () => {
       // Checked after catching up with the journal: a conversation another window holds is never replaced.
-      const taken = !VALID_ID.test(record.conversation.id) || !!this.db.conversation(record.conversation.id);
+      const taken = !isConversationId(record.conversation.id) || !!this.db.conversation(record.conversation.id);
       const id = taken ? randomUUID() : record.conversation.id;
       const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
       await this.record({ op: 'restore', record: { conversation: { ...record.conversation, id }, turns } });
+      return this.db.conversation(id)!;
+    });
+  }
+
+  addRecord(record: ConversationRecord): Promise<Conversation> {
+    return this.operation(async () => {
+      const id = requireConversationId(record.conversation.id);
+      this.requireFree(id);
+      const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
+      await this.record({ op: 'restore', record: { conversation: record.conversation, turns } });
       return this.db.conversation(id)!;
     });
   }
@@ -296,6 +307,11 @@ export class SqlJsConversationStore implements ConversationStore {
 
   private requireConversation(id: string): void {
     if (!this.db.conversation(id)) throw notFound(id);
+  }
+
+  /** Checked after catching up with the journal, so a conversation another window made counts. */
+  private requireFree(id: string): void {
+    if (this.db.conversation(id)) throw new WikiError('conversation-exists', `There is already a conversation ${id}.`, 'Choose another id, or leave it out to get a new one.');
   }
 
   /**

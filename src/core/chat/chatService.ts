@@ -1,8 +1,9 @@
 import { parseCitationText } from '../drift/citations';
+import { WikiError } from '../errors';
 import { isLlmError, type LanguageModel } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
-import { titleFromQuestion, type Conversation, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
+import { titleFromQuestion, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, carriedPriorTurns, catalog, type PromptSettings } from './prompt';
 import { describeModel, fitPrompt } from './promptBudget';
@@ -48,6 +49,8 @@ export interface ChatDependencies extends AnswerDependencies {
 export interface AskRequest {
   /** Continue this conversation; a new one is started when absent. */
   conversationId?: string;
+  /** The id the new conversation gets (the terminal names its conversations); a random one when absent. */
+  newConversationId?: string;
   question: string;
   selection?: SelectionContext;
   /** Slugs of pages to include whatever retrieval finds (pages citing the selected code). */
@@ -68,6 +71,8 @@ export interface AskResult {
   turn: Turn;
   /** The user pressed Stop: the turn holds the text up to that point. */
   stopped: boolean;
+  /** The answer as the engine gave it: retrieval results and steps, beyond what the turn keeps. */
+  answer: Answer;
 }
 
 export interface AnswerRequest {
@@ -266,8 +271,7 @@ export class ChatService {
   async ask(request: AskRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
     const question = request.question.trim();
     const store = this.deps.store;
-    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
-    const conversation = existing?.conversation ?? (await store.create(titleFromQuestion(question)));
+    const { conversation, existing } = await this.conversationFor(request, question);
     events.onConversation?.(conversation);
     let answer: Answer;
     try {
@@ -286,7 +290,23 @@ export class ChatService {
       ...(answer.steps.length ? { steps: answer.steps } : {}),
     });
     const updated = (await store.get(conversation.id))?.conversation ?? conversation;
-    return { conversation: updated, turn, stopped: answer.stopped };
+    return { conversation: updated, turn, stopped: answer.stopped, answer };
+  }
+
+  /** The conversation asked to continue (`existing`), or a new one. */
+  private async conversationFor(request: AskRequest, question: string): Promise<{ conversation: Conversation; existing?: ConversationRecord }> {
+    const store = this.deps.store;
+    const existing = request.conversationId ? await store.get(request.conversationId) : undefined;
+    if (existing) return { conversation: existing.conversation, existing };
+    try {
+      return { conversation: await store.create(titleFromQuestion(question), request.newConversationId) };
+    } catch (error) {
+      // Asked to continue or start this id, and another process started it meanwhile (a second terminal): continue it.
+      const continuable = request.conversationId !== undefined && request.conversationId === request.newConversationId;
+      const started = continuable && error instanceof WikiError && error.code === 'conversation-exists' ? await store.get(request.conversationId!) : undefined;
+      if (!started) throw error;
+      return { conversation: started.conversation, existing: started };
+    }
   }
 }
 

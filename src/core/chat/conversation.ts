@@ -18,6 +18,10 @@ export interface Conversation {
   tags: string[];
   /** The model's summary of the turns that no longer fit the prompt, reused until more fall out. */
   priorSummary?: PriorTurnsSummary;
+  /** Set on a fork: the conversation it was forked from... */
+  parentConversationId?: string;
+  /** ...and how many of its turns (1..N) the fork started with. */
+  forkedAtTurn?: number;
 }
 
 /** A summary of a conversation's first `turns` turns, made by `model`. */
@@ -120,7 +124,8 @@ export interface ConversationStore {
   /** Most recently updated first. */
   list(): Promise<Conversation[]>;
   get(id: string): Promise<ConversationRecord | undefined>;
-  create(title: string): Promise<Conversation>;
+  /** A new conversation; with `id`, under that id, refused (conversation-exists) when it is taken. */
+  create(title: string, id?: string): Promise<Conversation>;
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn>;
   rename(id: string, title: string): Promise<void>;
   /** Removes a conversation and returns it, so the caller can offer undo. */
@@ -136,6 +141,8 @@ export interface ConversationStore {
    * Resolves with the conversation as stored.
    */
   importRecord(record: ConversationRecord): Promise<Conversation>;
+  /** Adds a conversation under its own id (a fork); refused (conversation-exists) when that id is taken. */
+  addRecord(record: ConversationRecord): Promise<Conversation>;
   /** Full-text search over questions, answers and tags, best first. */
   search(query: string, limit?: number): Promise<SearchHit[]>;
   close(): Promise<void>;

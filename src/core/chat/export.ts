@@ -9,9 +9,12 @@ export function stepLines(steps: readonly ToolStep[] | undefined): string[] {
   return (steps ?? []).map((step) => `- ${plain(step.label)}: ${step.ok ? '' : 'failed, '}${plain(step.summary)}`);
 }
 
-/** Export formats: 1 had no tags and no summary, and its Markdown carried no record to import from. */
+/**
+ * Export formats: 1 had no tags and no summary, and its Markdown carried no record to import from;
+ * 2 had no lineage; 3 adds a fork's `parentConversationId` and `forkedAtTurn`.
+ */
 export const EXPORT_FORMAT = 'repo-wiki-conversation';
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
 /** Opens the hidden comment at the end of a Markdown export that holds the whole record as JSON. */
 export const MARKDOWN_RECORD_MARKER = `<!-- ${EXPORT_FORMAT} `;
 

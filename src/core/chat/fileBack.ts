@@ -1,10 +1,11 @@
 import { findCitations } from '../drift/citations';
 import { parseLinks } from '../pages/markdown';
-import type { PageFrontmatter } from '../model';
+import type { PageFrontmatter, WikiPage } from '../model';
 import { slugify, uniqueSlug } from '../pages/slug';
 import type { Wiki, WikiWrites } from '../wiki/wiki';
 import type { ConversationRecord, ConversationStore } from './conversation';
 import { stepLines } from './export';
+import { partialRecord, partialSlug, partialSource, type TurnRange } from './lineage';
 
 const SUMMARY_MAX_CHARS = 160;
 
@@ -29,14 +30,41 @@ export async function fileBackConversation(wiki: Wiki, store: ConversationStore,
 export function fileBackRecord(wiki: Wiki, record: ConversationRecord, today: string): Promise<FileBackResult> {
   if (!record.turns.length) throw new Error('This conversation has no answers to save yet.');
   // The slug is chosen under the lock: another window filing a conversation of the same title gets the next one.
-  return wiki.exclusive((writes) => writeConversationPage(wiki, writes, record, today));
+  return wiki.exclusive(async (writes) => {
+    const { conversation } = record;
+    const previous = conversation.filedPage ? await wiki.readPage(conversation.filedPage) : undefined;
+    return writeConversationPage(wiki, writes, record, today, { previous, slugBase: slugify(conversation.title) || 'conversation', source: `conversation:${conversation.id}` });
+  });
 }
 
-async function writeConversationPage(wiki: Wiki, writes: WikiWrites, record: ConversationRecord, today: string): Promise<FileBackResult> {
+/**
+ * Saves turns `range` of a conversation as a page of their own, as the whole conversation is saved.
+ * The page is found again by its source (`conversation:ID#turns-N-M`), so saving the same turns
+ * again overwrites it in place, whatever the conversation is called by then.
+ */
+export function fileBackTurns(wiki: Wiki, record: ConversationRecord, range: TurnRange, today: string): Promise<FileBackResult> {
+  const part = partialRecord(record, range);
+  if (!part.turns.length) throw new Error('Those turns have no answers to save.');
+  const source = partialSource(record.conversation.id, range);
+  return wiki.exclusive(async (writes) => {
+    const previous = (await wiki.loadPages()).find((page) => page.frontmatter.sources?.includes(source));
+    return writeConversationPage(wiki, writes, part, today, { previous, slugBase: partialSlug(record.conversation.title, range), source });
+  });
+}
+
+/** Where a conversation's page goes: the page it overwrites (if any), else a new slug from `slugBase`. */
+interface PageTarget {
+  previous?: WikiPage;
+  slugBase: string;
+  /** The page's `sources` entry. */
+  source: string;
+}
+
+async function writeConversationPage(wiki: Wiki, writes: WikiWrites, record: ConversationRecord, today: string, target: PageTarget): Promise<FileBackResult> {
   const { conversation, turns } = record;
-  const previous = conversation.filedPage ? await wiki.readPage(conversation.filedPage) : undefined;
+  const { previous } = target;
   const existing = new Set((await wiki.loadPages()).map((p) => p.slug));
-  const slug = previous ? previous.slug : uniqueSlug(slugify(conversation.title) || 'conversation', existing);
+  const slug = previous ? previous.slug : uniqueSlug(target.slugBase, existing);
   existing.delete(slug); // the page never lists itself as a source
   const body = conversationBody(record, existing);
   const cited = new Set(findCitations({ body, bodyStartLine: 0 }).map((c) => c.text));
@@ -50,7 +78,7 @@ async function writeConversationPage(wiki: Wiki, writes: WikiWrites, record: Con
     created: previous?.frontmatter.created ?? today,
     updated: today,
     corroborations: previous?.frontmatter.corroborations ?? 0,
-    sources: [`conversation:${conversation.id}`],
+    sources: [target.source],
     anchors: keptAnchors,
   };
   const path = await writes.writePage(slug, frontmatter, body, previous?.extraFields);

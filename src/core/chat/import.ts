@@ -2,6 +2,7 @@ import { isValidSlug } from '../pages/slug';
 import { isTag } from '../../shared/tags';
 import { tagSet, type ConversationRecord, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { EXPORT_FORMAT, EXPORT_VERSION, MARKDOWN_RECORD_MARKER } from './export';
+import { isConversationId } from './lineage';
 
 /** An export that cannot be imported; the message says what is wrong (the caller names the file). */
 export class ImportError extends Error {
@@ -11,8 +12,6 @@ export class ImportError extends Error {
   }
 }
 
-/** The ids conversations get: those of the store (UUIDs) and of exports from it. */
-const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The conversation in a Markdown or JSON export (any version so far). Markdown exports from version 2
@@ -67,6 +66,7 @@ function optional<T>(object: Fields, key: string, where: string, check: (value: 
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
+const isId = (value: unknown): value is string => isString(value) && isConversationId(value);
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isArray = (value: unknown): value is unknown[] => Array.isArray(value);
@@ -79,11 +79,15 @@ function recordFromExport(value: unknown): ConversationRecord {
   if ((version as number) > EXPORT_VERSION) fail('the file', `was exported by a newer version of Repo Wiki (format version ${String(version)}; this one reads up to ${EXPORT_VERSION}): update the extension`);
   const c = field(value, 'conversation', '', isObject, 'an object');
   const turnsValue = field(value, 'turns', '', isArray, 'a list');
-  const id = field(c, 'id', 'conversation.', (v): v is string => isString(v) && CONVERSATION_ID.test(v), 'a conversation id (letters, digits, "-", "_")');
+  const id = field(c, 'id', 'conversation.', isId, 'a conversation id (letters, digits, "-", "_")');
   const turns = turnsValue.map((turn, index) => turnFrom(turn, index, id));
   const tags = optional(c, 'tags', 'conversation.', (v): v is string[] => isArray(v) && v.every(isTag), 'a list of tags') ?? [];
   const filedPage = optional(c, 'filedPage', 'conversation.', (v): v is string => isString(v) && isValidSlug(v), 'a page slug');
   const priorSummary = optional(c, 'priorSummary', 'conversation.', isObject, 'an object');
+  // Format 3: a fork names its parent and the turn it was forked at; both or neither.
+  const parentConversationId = optional(c, 'parentConversationId', 'conversation.', isId, 'a conversation id (letters, digits, "-", "_")');
+  const forkedAtTurn = optional(c, 'forkedAtTurn', 'conversation.', (v): v is number => isCount(v) && v >= 1, 'a turn number');
+  if ((parentConversationId === undefined) !== (forkedAtTurn === undefined)) fail('conversation', 'has only one of parentConversationId and forkedAtTurn (a fork has both)');
   return {
     conversation: {
       id,
@@ -96,6 +100,7 @@ function recordFromExport(value: unknown): ConversationRecord {
       outputTokens: turns.reduce((sum, turn) => sum + turn.outputTokens, 0),
       tags: tagSet(tags),
       ...(priorSummary ? { priorSummary: summaryFrom(priorSummary, turns.length) } : {}),
+      ...(parentConversationId ? { parentConversationId, forkedAtTurn } : {}),
     },
     turns,
   };

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 
-type StoreModule = typeof import('../../adapters/store/sqlJsConversationStore');
+type StoreModule = typeof import('../../adapters/store/workspaceStore');
 type LlmModule = typeof import('../../adapters/llm/providers');
 type GitModule = typeof import('../../adapters/git/gitWiki');
 

@@ -309,7 +309,7 @@ describe('conversation store schema 3', function () {
     await store.setPriorSummary('c1', { text: 'S', turns: 1, model: 'm', created: '2026-11-24T00:00:00.000Z' });
     await store.close();
     const db = new SQL.Database(fs.readFileSync(path.join(dir, DATABASE_FILE)));
-    assert.equal(schemaVersion(db), 3);
+    assert.equal(schemaVersion(db), MIGRATIONS.at(-1)!.version);
     assert.deepEqual(db.exec('SELECT tags, prior_summary FROM conversation')[0].values, [['["legacy"]', '{"text":"S","turns":1,"model":"m","created":"2026-11-24T00:00:00.000Z"}']]);
     db.close();
   });

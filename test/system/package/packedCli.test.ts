@@ -64,4 +64,16 @@ describe('the packed CLI, installed from its tarball', function () {
       await client.close();
     }
   });
+
+  it('keeps a conversation with the store and SQLite it ships (store.js, sql-wasm.wasm beside cli.js)', () => {
+    const data = tempDir('repo-wiki-pack-data-');
+    const ask = (args: string[]) => spawnSync(bin, args, { cwd: empty, encoding: 'utf8', env: { ...env(), REPO_WIKI_DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = ask(['query', 'What is the code?', '--conversation', 'packed-1', '--offline']);
+    assert.equal(first.status, 0, first.stderr);
+    const second = ask(['query', 'And then?', '--conversation', 'packed-1', '--offline', '--format', 'json']);
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(JSON.parse(second.stdout).turn, 2);
+    const list = ask(['conversations', 'list', '--format', 'json']);
+    assert.deepEqual(JSON.parse(list.stdout).map((c: { id: string; turns: number }) => [c.id, c.turns]), [['packed-1', 2]]);
+  });
 });

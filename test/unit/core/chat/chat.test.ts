@@ -259,7 +259,7 @@ describe('conversation export', () => {
   it('writes JSON with every stored field and a format marker', () => {
     const json = JSON.parse(conversationToJson(record));
     assert.equal(json.format, 'repo-wiki-conversation');
-    assert.equal(json.version, 2);
+    assert.equal(json.version, 3);
     assert.deepEqual({ conversation: json.conversation, turns: json.turns }, record);
   });
 
