@@ -9,7 +9,7 @@ import { guardStdioTransport } from './stdioTransport';
 import { noWikiMessage, registerWikiResources } from './wikiResources';
 
 export interface WikiMcpServerOptions {
-  /** Tools beyond the six read-only ones of the core, served the same way. */
+  /** Tools beyond the seven read-only ones of the core, served the same way. */
   extraTools?: WikiTool[];
   /** Offer propose_page_change: agents store page proposals for a person to review. */
   proposals?: boolean;
