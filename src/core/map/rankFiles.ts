@@ -54,11 +54,10 @@ export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files
   const nameWeights = new Map<string, number>();
   files.forEach((file, source) => {
     const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
-    const own = new Set(file.definitions.map((definition) => definition.name));
     for (const [name, uses] of file.references) {
       const declaring = definers.get(name);
       // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-      if (!declaring || own.has(name)) continue;
+      if (!declaring || declaring.includes(source)) continue;
       let nameWeight = nameWeights.get(name);
       if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring, files, focus.names)));
       const edgeWeight = focused * nameWeight * Math.sqrt(uses);

@@ -67,7 +67,7 @@ export function resolveFocus(entries: readonly string[], paths: readonly string[
     const inside = paths.filter((path) => path.startsWith(folder));
     if (inside.length) inside.forEach((path) => files.add(path));
     // `Router.match` mentions both names.
-    else for (const name of normalised.split('.')) if (/^[A-Za-z_$][\w$]*$/.test(name)) names.add(name);
+    else if (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(normalised)) for (const name of normalised.split('.')) names.add(name);
   }
   return { files, names };
 }

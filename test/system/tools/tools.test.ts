@@ -64,8 +64,8 @@ describe('tools over a real workspace', function () {
     return result;
   }
 
-  it('offers six tools, each with a strict JSON schema and a description', () => {
-    assert.deepEqual(Object.keys(tools), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift']);
+  it('offers seven tools, each with a strict JSON schema and a description', () => {
+    assert.deepEqual(Object.keys(tools), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'repo_map']);
     for (const tool of Object.values(tools)) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.inputSchema.additionalProperties, false);
