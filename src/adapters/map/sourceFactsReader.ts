@@ -29,6 +29,8 @@ export interface MapParsing {
 export class SourceFactsReader implements FileFactsReader {
   /** The digest of each file's last read version: a version unchanged needs no read. */
   private readonly digests = new Map<string, { version: string; digest: string }>();
+  /** The digest of each file found nested too deeply to parse: the same bytes fail the same way. */
+  private readonly tooDeep = new Map<string, string>();
 
   private readonly root: string;
 
@@ -87,13 +89,15 @@ export class SourceFactsReader implements FileFactsReader {
     else this.digests.delete(relPath); // written just now: read it again next time
     const cached = known(relPath, digest);
     if (cached) return cached;
+    if (this.tooDeep.get(relPath) === digest) return { path: relPath, reason: 'too-deep' };
     const text = new TextDecoder().decode(bytes);
     const references = identifierCounts(text);
     try {
       return factsOf(relPath, digest, text, await this.declarations(relPath, text, bytes, references, threads), references);
     } catch (error) {
-      if (isStackOverflow(error)) return { path: relPath, reason: 'too-deep' };
-      throw error;
+      if (!isStackOverflow(error)) throw error;
+      this.tooDeep.set(relPath, digest);
+      return { path: relPath, reason: 'too-deep' };
     }
   }
 
