@@ -11,6 +11,8 @@ import { MAX_READ_BYTES } from '../../core/tools/workspaceText';
 
 /** Files read and parsed at once: enough to keep every parse thread busy, few enough for the file descriptor limit and memory. */
 const WINDOW = 128;
+/** Fewer changed files than this parse on this thread: starting the threads (and their grammars) costs more than a save's parse. */
+const THREADS_FROM = 16;
 
 /** How the map parses, as drift does: on drift's parse threads where it has them, else through drift's symbolsOf. */
 export interface MapParsing {
@@ -59,7 +61,7 @@ export class SourceFactsReader implements FileFactsReader {
       else changed.push(i);
     }
     if (changed.length) {
-      const threads = this.parsing.threads?.(changed.map((i) => paths[i]));
+      const threads = changed.length >= THREADS_FROM ? this.parsing.threads?.(changed.map((i) => paths[i])) : undefined;
       try {
         for (let start = 0; start < changed.length; start += WINDOW) {
           await this.yieldTurn(signal);

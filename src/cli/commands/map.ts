@@ -4,7 +4,7 @@ import type { CliCommand } from '../command';
 /** `repo-wiki map`: the highest-ranked source files and their key declarations, within a token budget. */
 export const map: CliCommand = {
   name: 'map',
-  summary: 'the most important source files and their declarations, ranked',
+  summary: 'the most used source files and their declarations',
   description:
     'Ranks the source files in the languages drift parses by how much the rest of the code uses them (PageRank over the references between files, as Aider ranks them) and prints the highest-ranked ones with their most-used declarations, within the token budget (tokens counted as characters / 4, rounded up). ' +
     '--focus ranks the code around files, folders or names first. The json format gives each file\'s rank and declarations, and names the files skipped (too large, binary, refused, nested too deeply).',
