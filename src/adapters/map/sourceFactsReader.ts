@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { ParseThreads, SourceSymbol } from '../../core/drift/symbols';
+import type { DeclaredName, ParseThreads, SourceSymbol } from '../../core/drift/symbols';
 import { isFileAccessError, isNotAFile, isStackOverflow } from '../../core/errors';
 import { nextTurn, turnDue } from '../../core/eventLoopTurns';
 import { factsOf, type FileFacts, type SkippedFile } from '../../core/map/fileFacts';
@@ -11,6 +11,7 @@ import { MAX_READ_BYTES } from '../../core/tools/workspaceText';
 
 /** Files read and parsed at once: enough to keep every parse thread busy, few enough for the file descriptor limit and memory. */
 const WINDOW = 128;
+const OUTLINE = { names: [], outline: true } as const;
 /** Fewer changed files than this parse on this thread: starting the threads (and their grammars) costs more than a save's parse. */
 const THREADS_FROM = 16;
 
@@ -95,7 +96,7 @@ export class SourceFactsReader implements FileFactsReader {
     const text = new TextDecoder().decode(bytes);
     const references = identifierCounts(text);
     try {
-      return factsOf(relPath, digest, text, await this.declarations(relPath, text, bytes, references, threads), references);
+      return factsOf(relPath, digest, text, await this.declarations(relPath, text, bytes, threads), references);
     } catch (error) {
       if (!isStackOverflow(error)) throw error;
       this.tooDeep.set(relPath, digest);
@@ -103,17 +104,11 @@ export class SourceFactsReader implements FileFactsReader {
     }
   }
 
-  /** The file's top-level declarations: on a thread, the file's own identifiers are the names asked for. */
-  private async declarations(relPath: string, text: string, bytes: Uint8Array, references: ReadonlyMap<string, number>, threads: ParseThreads | undefined): Promise<Iterable<SourceSymbol>> {
+  /** The file's declarations: on a thread, its outline (nothing hashed); TS/JS, parsed on this thread, whole. */
+  private async declarations(relPath: string, text: string, bytes: Uint8Array, threads: ParseThreads | undefined): Promise<Iterable<DeclaredName>> {
     if (!threads) return this.parsing.symbolsOf(relPath, text);
-    const names = [...references.keys()];
-    const parsed = await threads.parse(relPath, async () => bytes, { names });
-    const found: SourceSymbol[] = [];
-    for (const name of names) {
-      const symbol = parsed.get(name);
-      if (symbol) found.push(symbol);
-    }
-    return found;
+    const parsed = await threads.parse(relPath, async () => bytes, OUTLINE);
+    return parsed.outline?.() ?? parsed.symbols.values();
   }
 
   private async yieldTurn(signal: AbortSignal | undefined): Promise<void> {

@@ -1,4 +1,4 @@
-import type { SourceSymbol, SymbolKind } from '../drift/symbols';
+import type { DeclaredName, SymbolKind } from '../drift/symbols';
 import { identifierCounts } from './identifiers';
 
 /** A signature is the first line of its declaration, cut here: a map shows shapes, not code. */
@@ -39,10 +39,9 @@ export function isSkipped(entry: FileFacts | SkippedFile): entry is SkippedFile 
 
 /**
  * The facts of a file from its text and its declarations as drift parses them. Only top-level
- * declarations are kept: a parse on another thread answers the names asked of it, and a file's
- * own identifiers name its top-level declarations, not `Class.member`.
+ * declarations are kept: other files reach a member through its container's name.
  */
-export function factsOf(path: string, digest: string, text: string, symbols: Iterable<SourceSymbol>, references = identifierCounts(text)): FileFacts {
+export function factsOf(path: string, digest: string, text: string, symbols: Iterable<DeclaredName>, references = identifierCounts(text)): FileFacts {
   const definitions: MapDefinition[] = [];
   let lineStarts: number[] | undefined;
   for (const symbol of symbols) {

@@ -1,15 +1,15 @@
 /** A weighted directed graph over nodes 0..size-1, as parallel edge arrays. */
 export interface WeightedEdges {
   readonly size: number;
-  readonly from: ArrayLike<number>;
-  readonly to: ArrayLike<number>;
-  readonly weight: ArrayLike<number>;
+  readonly from: number[];
+  readonly to: number[];
+  readonly weight: number[];
 }
 
 const DAMPING = 0.85;
 const MAX_ITERATIONS = 100;
-/** Converged when the ranks moved less than this in total (L1). */
-const TOLERANCE = 1e-9;
+/** Converged when the ranks moved less than this per node (L1, as networkx: size × 1e-6 in all). */
+const TOLERANCE = 1e-6;
 
 /**
  * Personalised PageRank (as networkx computes it, which Aider's map uses): a walker follows an
@@ -32,7 +32,7 @@ export function pageRank(graph: WeightedEdges, personal?: ArrayLike<number>): Fl
     let moved = 0;
     for (let node = 0; node < size; node++) moved += Math.abs(next[node] - rank[node]);
     [rank, next] = [next, rank];
-    if (moved < TOLERANCE) break;
+    if (moved < size * TOLERANCE) break;
   }
   return rank;
 }

@@ -1,5 +1,5 @@
 import type { FileFacts, MapDefinition } from './fileFacts';
-import { pageRank } from './pageRank';
+import { pageRank, type WeightedEdges } from './pageRank';
 
 /** What a question or a selection mentions: the map ranks around these. */
 export interface MapFocus {
@@ -41,8 +41,8 @@ const FOCUSED_REFERENCER = 50;
 
 /**
  * The files ranked by PageRank over their references: file A uses a name file B declares is an
- * edge A → B (unless A declares that name too), weighted as Aider's map weighs it, by √(uses) times how telling the name is. With a
- * focus, the walk restarts at the focused files and at the files declaring focused names.
+ * edge A → B (unless A declares that name too), weighted as Aider's map weighs it, by √(uses)
+ * times how telling the name is. With a focus, the walk restarts at the focused files and at the files declaring focused names.
  * Highest rank first; equal ranks by path.
  */
 export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
@@ -52,7 +52,11 @@ export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files
   const weight: number[] = [];
   const names: string[] = [];
   const nameWeights = new Map<string, number>();
+  // The walk needs one edge per pair of files: the same graph in far fewer edges than one per name.
+  const pairs: WeightedEdges = { size: files.length, from: [], to: [], weight: [] };
+  const pairWeights = new Map<number, number>();
   files.forEach((file, source) => {
+    pairWeights.clear();
     const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
     for (const [name, uses] of file.references) {
       const declaring = definers.get(name);
@@ -66,11 +70,17 @@ export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files
         to.push(target);
         weight.push(edgeWeight);
         names.push(name);
+        pairWeights.set(target, (pairWeights.get(target) ?? 0) + edgeWeight);
       }
+    }
+    for (const [target, pairWeight] of pairWeights) {
+      pairs.from.push(source);
+      pairs.to.push(target);
+      pairs.weight.push(pairWeight);
     }
   });
   const personal = personalisation(files, focus, definers);
-  const ranks = pageRank({ size: files.length, from, to, weight }, personal);
+  const ranks = pageRank(pairs, personal);
   const definitionRanks = files.map(() => new Map<string, number>());
   const outWeight = new Float64Array(files.length);
   for (let e = 0; e < from.length; e++) outWeight[from[e]] += weight[e];

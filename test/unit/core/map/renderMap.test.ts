@@ -40,10 +40,10 @@ describe('renderMap', () => {
   it('shows a line declaring several names once, and lists each name', () => {
     const text = 'const { alpha, beta } = load();\nexport function gamma() {}\n';
     const facts = factsOf('a.js', 'd', text, [
-      { name: 'alpha', kind: 'variable', startLine: 0, endLine: 0, sig: '', body: '' },
-      { name: 'beta', kind: 'variable', startLine: 0, endLine: 0, sig: '', body: '' },
-      { name: 'gamma', kind: 'function', startLine: 1, endLine: 1, sig: '', body: '' },
-      { name: 'gamma.inner', kind: 'function', startLine: 1, endLine: 1, sig: '', body: '' },
+      { name: 'alpha', kind: 'variable', startLine: 0 },
+      { name: 'beta', kind: 'variable', startLine: 0 },
+      { name: 'gamma', kind: 'function', startLine: 1 },
+      { name: 'gamma.inner', kind: 'function', startLine: 1 },
     ]);
     const map = renderMap(rankFiles([facts]), 100);
     assert.equal(map.text, 'a.js:\n    1│ const { alpha, beta } = load();\n    2│ export function gamma() {}');
