@@ -1,9 +1,9 @@
 /** A weighted directed graph over nodes 0..size-1, as parallel edge arrays. */
 export interface WeightedEdges {
   readonly size: number;
-  readonly from: number[];
-  readonly to: number[];
-  readonly weight: number[];
+  readonly from: ArrayLike<number>;
+  readonly to: ArrayLike<number>;
+  readonly weight: ArrayLike<number>;
 }
 
 const DAMPING = 0.85;
@@ -15,14 +15,15 @@ const TOLERANCE = 1e-6;
  * Personalised PageRank (as networkx computes it, which Aider's map uses): a walker follows an
  * edge in proportion to its weight, and jumps, with probability 1 - DAMPING or from a node with no
  * edges out, to a node chosen by `personal` (uniform when it is absent or all zeros). The ranks
- * sum to 1.
+ * sum to 1. `start`: where the walk starts, e.g. the ranks of the graph before a small change.
  */
-export function pageRank(graph: WeightedEdges, personal?: ArrayLike<number>): Float64Array {
+export function pageRank(graph: WeightedEdges, personal?: ArrayLike<number>, start?: Float64Array): Float64Array {
   const { size, from, to, weight } = graph;
   const jump = jumpDistribution(size, personal);
   const outWeight = new Float64Array(size);
   for (let e = 0; e < from.length; e++) outWeight[from[e]] += weight[e];
-  let rank = Float64Array.from(jump);
+  // Ranks of a graph barely changed (a map after a save) converge in a few steps from the last ones.
+  let rank = start?.length === size ? Float64Array.from(start) : Float64Array.from(jump);
   let next = new Float64Array(size);
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     let dangling = 0;

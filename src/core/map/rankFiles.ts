@@ -42,61 +42,133 @@ const FOCUSED_REFERENCER = 50;
 /**
  * The files ranked by PageRank over their references: file A uses a name file B declares is an
  * edge A → B (unless A declares that name too), weighted as Aider's map weighs it, by √(uses)
- * times how telling the name is. With a focus, the walk restarts at the focused files and at the files declaring focused names.
- * Highest rank first; equal ranks by path.
+ * times how telling the name is. With a focus, the walk restarts at the focused files and at the
+ * files declaring focused names. Highest rank first; equal ranks by path.
  */
 export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
-  const definers = definersOf(files);
-  const from: number[] = [];
-  const to: number[] = [];
-  const weight: number[] = [];
+  return new FileRanker().rank(files, focus);
+}
+
+/** One file's edges out: one per name and file declaring it, and their sums per file for the walk. */
+interface EdgesOut {
+  targets: Int32Array;
+  weights: Float64Array;
+  names: string[];
+  pairTargets: Int32Array;
+  pairWeights: Float64Array;
+  total: number;
+}
+
+/** Declarations ranked for the files a map can show at most: the rest are never shown. */
+const RANKED_DEFINITION_FILES = 300;
+
+/**
+ * rankFiles, remembering its graph: when a map runs again after a save that declared nothing new
+ * (the same files, each declaring the same names of the same kinds), only the saved files' edges
+ * are made again, and the walk starts from the last ranks. A different focus makes the graph anew.
+ */
+export class FileRanker {
+  private last?: { byPath: Map<string, FileFacts>; focusKey: string; definers: Map<string, number[]>; edges: Map<string, EdgesOut>; ranks: Float64Array };
+
+  rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
+    const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
+    const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.byPath, files) ? this.last : undefined;
+    const definers = reusable?.definers ?? definersOf(files);
+    const edges = new Map<string, EdgesOut>();
+    const nameWeights = new Map<string, number>();
+    files.forEach((file, source) => {
+      const known = reusable && reusable.byPath.get(file.path) === file ? reusable.edges.get(file.path) : undefined;
+      edges.set(file.path, known ?? edgesOut(file, source, files, definers, focus, nameWeights));
+    });
+    const ranks = pageRank(walkEdges(files, edges), personalisation(files, focus, definers), reusable?.ranks);
+    this.last = { byPath: new Map(files.map((file) => [file.path, file])), focusKey, definers, edges, ranks };
+    const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0));
+    const shown = new Uint8Array(files.length);
+    for (const index of order.slice(0, RANKED_DEFINITION_FILES)) shown[index] = 1;
+    const shares = definitionShares(files, edges, ranks, shown);
+    return order.map((index) => ({
+      path: files[index].path,
+      rank: ranks[index],
+      definitions: files[index].definitions
+        .map((definition) => ({ definition, rank: shares.get(index)?.get(definition.name) ?? 0 }))
+        .sort((a, b) => b.rank - a.rank || a.definition.line - b.definition.line),
+    }));
+  }
+}
+
+function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: ReadonlyMap<string, number[]>, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
+  const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
+  const targets: number[] = [];
+  const weights: number[] = [];
   const names: string[] = [];
-  const nameWeights = new Map<string, number>();
-  // The walk needs one edge per pair of files: the same graph in far fewer edges than one per name.
-  const pairs: WeightedEdges = { size: files.length, from: [], to: [], weight: [] };
-  const pairWeights = new Map<number, number>();
-  files.forEach((file, source) => {
-    pairWeights.clear();
-    const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
-    for (const [name, uses] of file.references) {
-      const declaring = definers.get(name);
-      // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-      if (!declaring || declaring.includes(source)) continue;
-      let nameWeight = nameWeights.get(name);
-      if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring, files, focus.names)));
-      const edgeWeight = focused * nameWeight * Math.sqrt(uses);
-      for (const target of declaring) {
-        from.push(source);
-        to.push(target);
-        weight.push(edgeWeight);
-        names.push(name);
-        pairWeights.set(target, (pairWeights.get(target) ?? 0) + edgeWeight);
-      }
+  const pairs = new Map<number, number>();
+  for (const [name, uses] of file.references) {
+    const declaring = definers.get(name);
+    // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
+    if (!declaring || declaring.includes(source)) continue;
+    let nameWeight = nameWeights.get(name);
+    if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring, files, focus.names)));
+    const weight = focused * nameWeight * Math.sqrt(uses);
+    for (const target of declaring) {
+      targets.push(target);
+      weights.push(weight);
+      names.push(name);
+      pairs.set(target, (pairs.get(target) ?? 0) + weight);
     }
-    for (const [target, pairWeight] of pairWeights) {
-      pairs.from.push(source);
-      pairs.to.push(target);
-      pairs.weight.push(pairWeight);
+  }
+  let total = 0;
+  for (const weight of weights) total += weight;
+  return { targets: Int32Array.from(targets), weights: Float64Array.from(weights), names, pairTargets: Int32Array.from(pairs.keys()), pairWeights: Float64Array.from(pairs.values()), total };
+}
+
+/** The edges between files, one per pair, as the walk reads them. */
+function walkEdges(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>): WeightedEdges {
+  const outs = files.map((file) => edges.get(file.path)!);
+  let count = 0;
+  for (const out of outs) count += out.pairTargets.length;
+  const from = new Int32Array(count);
+  const to = new Int32Array(count);
+  const weight = new Float64Array(count);
+  let at = 0;
+  outs.forEach((out, source) => {
+    from.fill(source, at, at + out.pairTargets.length);
+    to.set(out.pairTargets, at);
+    weight.set(out.pairWeights, at);
+    at += out.pairTargets.length;
+  });
+  return { size: files.length, from, to, weight };
+}
+
+/** For the files `shown` marks: each declared name's share of the ranks of the files that use it. */
+function definitionShares(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>, ranks: Float64Array, shown: Uint8Array): Map<number, Map<string, number>> {
+  const shares = new Map<number, Map<string, number>>();
+  files.forEach((file, source) => {
+    const out = edges.get(file.path)!;
+    for (let i = 0; i < out.targets.length; i++) {
+      const target = out.targets[i];
+      if (!shown[target]) continue;
+      let byName = shares.get(target);
+      if (!byName) shares.set(target, (byName = new Map()));
+      byName.set(out.names[i], (byName.get(out.names[i]) ?? 0) + (ranks[source] * out.weights[i]) / out.total);
     }
   });
-  const personal = personalisation(files, focus, definers);
-  const ranks = pageRank(pairs, personal);
-  const definitionRanks = files.map(() => new Map<string, number>());
-  const outWeight = new Float64Array(files.length);
-  for (let e = 0; e < from.length; e++) outWeight[from[e]] += weight[e];
-  for (let e = 0; e < from.length; e++) {
-    const shares = definitionRanks[to[e]];
-    shares.set(names[e], (shares.get(names[e]) ?? 0) + (ranks[from[e]] * weight[e]) / outWeight[from[e]]);
+  return shares;
+}
+
+/** The same paths, in the same order, each declaring the same names of the same kinds as before. */
+function sameDeclarations(before: ReadonlyMap<string, FileFacts>, files: readonly FileFacts[]): boolean {
+  if (before.size !== files.length) return false;
+  let index = 0;
+  for (const [path, old] of before) {
+    const file = files[index++];
+    if (file.path !== path) return false;
+    if (file === old) continue;
+    if (file.definitions.length !== old.definitions.length) return false;
+    for (let i = 0; i < old.definitions.length; i++) {
+      if (file.definitions[i].name !== old.definitions[i].name || file.definitions[i].kind !== old.definitions[i].kind) return false;
+    }
   }
-  return files
-    .map((file, index) => ({
-      path: file.path,
-      rank: ranks[index],
-      definitions: file.definitions
-        .map((definition) => ({ definition, rank: definitionRanks[index].get(definition.name) ?? 0 }))
-        .sort((a, b) => b.rank - a.rank || a.definition.line - b.definition.line),
-    }))
-    .sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isSkipped, type FileFacts, type SkippedFile } from './fileFacts';
-import { rankFiles, type MapFocus } from './rankFiles';
+import { FileRanker, type MapFocus } from './rankFiles';
 import { renderMap, type RepoMapResult } from './renderMap';
 
 /** The budget when none is given: about Aider's default map. */
@@ -31,6 +31,7 @@ export interface FileFactsReader {
  */
 export class RepoMap {
   private facts = new Map<string, FileFacts>();
+  private readonly ranker = new FileRanker();
 
   constructor(private readonly reader: FileFactsReader) {}
 
@@ -48,7 +49,7 @@ export class RepoMap {
     }
     this.facts = facts; // deleted files go with the old map
     const focus = resolveFocus(request.focus ?? [], [...facts.keys()]);
-    return renderMap(rankFiles([...facts.values()], focus), request.tokens ?? DEFAULT_MAP_TOKENS, skipped);
+    return renderMap(this.ranker.rank([...facts.values()], focus), request.tokens ?? DEFAULT_MAP_TOKENS, skipped);
   }
 }
 
