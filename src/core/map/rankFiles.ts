@@ -49,18 +49,14 @@ export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files
   return new FileRanker().rank(files, focus);
 }
 
-/** One file's edges out: one per name and file declaring it, and their sums per file for the walk. */
+/** One file's edges out: one per name and file declaring it (by the declaration's slot), and their sums per file for the walk. */
 interface EdgesOut {
-  targets: Int32Array;
+  slots: Int32Array;
   weights: Float64Array;
-  names: string[];
   pairTargets: Int32Array;
   pairWeights: Float64Array;
   total: number;
 }
-
-/** Declarations ranked for the files a map can show at most: the rest are never shown. */
-const RANKED_DEFINITION_FILES = 300;
 
 /**
  * rankFiles, remembering its graph: when a map runs again after a save that declared nothing new
@@ -68,7 +64,7 @@ const RANKED_DEFINITION_FILES = 300;
  * are made again, and the walk starts from the last ranks. A different focus makes the graph anew.
  */
 export class FileRanker {
-  private last?: { byPath: Map<string, FileFacts>; focusKey: string; definers: Map<string, number[]>; edges: Map<string, EdgesOut>; ranks: Float64Array };
+  private last?: { byPath: Map<string, FileFacts>; focusKey: string; definers: Definers; edges: Map<string, EdgesOut>; ranks: Float64Array };
 
   rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
     const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
@@ -83,42 +79,44 @@ export class FileRanker {
     const ranks = pageRank(walkEdges(files, edges), personalisation(files, focus, definers), reusable?.ranks);
     this.last = { byPath: new Map(files.map((file) => [file.path, file])), focusKey, definers, edges, ranks };
     const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0));
-    const shown = new Uint8Array(files.length);
-    for (const index of order.slice(0, RANKED_DEFINITION_FILES)) shown[index] = 1;
-    const shares = definitionShares(files, edges, ranks, shown);
-    return order.map((index) => ({
-      path: files[index].path,
-      rank: ranks[index],
-      definitions: files[index].definitions
-        .map((definition) => ({ definition, rank: shares.get(index)?.get(definition.name) ?? 0 }))
-        .sort((a, b) => b.rank - a.rank || a.definition.line - b.definition.line),
-    }));
+    const shares = definitionShares(files, edges, ranks, definers.slots);
+    // A map shows a few files: their declarations are ranked when read.
+    return order.map((index) => {
+      let definitions: RankedDefinition[] | undefined;
+      return {
+        path: files[index].path,
+        rank: ranks[index],
+        get definitions() {
+          return (definitions ??= files[index].definitions
+            .map((definition) => ({ definition, rank: shareOf(shares, definers, index, definition.name) }))
+            .sort((a, b) => b.rank - a.rank || a.definition.line - b.definition.line));
+        },
+      };
+    });
   }
 }
 
-function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: ReadonlyMap<string, number[]>, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
+function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
   const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
-  const targets: number[] = [];
+  const slots: number[] = [];
   const weights: number[] = [];
-  const names: string[] = [];
   const pairs = new Map<number, number>();
   for (const [name, uses] of file.references) {
-    const declaring = definers.get(name);
+    const declaring = definers.byName.get(name);
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-    if (!declaring || declaring.includes(source)) continue;
+    if (!declaring || declaring.files.includes(source)) continue;
     let nameWeight = nameWeights.get(name);
-    if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring, files, focus.names)));
+    if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring.files, files, focus.names)));
     const weight = focused * nameWeight * Math.sqrt(uses);
-    for (const target of declaring) {
-      targets.push(target);
+    declaring.files.forEach((target, k) => {
+      slots.push(declaring.slots[k]);
       weights.push(weight);
-      names.push(name);
       pairs.set(target, (pairs.get(target) ?? 0) + weight);
-    }
+    });
   }
   let total = 0;
   for (const weight of weights) total += weight;
-  return { targets: Int32Array.from(targets), weights: Float64Array.from(weights), names, pairTargets: Int32Array.from(pairs.keys()), pairWeights: Float64Array.from(pairs.values()), total };
+  return { slots: Int32Array.from(slots), weights: Float64Array.from(weights), pairTargets: Int32Array.from(pairs.keys()), pairWeights: Float64Array.from(pairs.values()), total };
 }
 
 /** The edges between files, one per pair, as the walk reads them. */
@@ -139,20 +137,21 @@ function walkEdges(files: readonly FileFacts[], edges: ReadonlyMap<string, Edges
   return { size: files.length, from, to, weight };
 }
 
-/** For the files `shown` marks: each declared name's share of the ranks of the files that use it. */
-function definitionShares(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>, ranks: Float64Array, shown: Uint8Array): Map<number, Map<string, number>> {
-  const shares = new Map<number, Map<string, number>>();
+/** By slot: each declaration's share of the ranks of the files that use its name. */
+function definitionShares(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>, ranks: Float64Array, slots: number): Float64Array {
+  const shares = new Float64Array(slots);
   files.forEach((file, source) => {
     const out = edges.get(file.path)!;
-    for (let i = 0; i < out.targets.length; i++) {
-      const target = out.targets[i];
-      if (!shown[target]) continue;
-      let byName = shares.get(target);
-      if (!byName) shares.set(target, (byName = new Map()));
-      byName.set(out.names[i], (byName.get(out.names[i]) ?? 0) + (ranks[source] * out.weights[i]) / out.total);
-    }
+    for (let i = 0; i < out.slots.length; i++) shares[out.slots[i]] += (ranks[source] * out.weights[i]) / out.total;
   });
   return shares;
+}
+
+/** The rank of a file's declaration of `name`: 0 when the name is out of the graph. */
+function shareOf(shares: Float64Array, definers: Definers, index: number, name: string): number {
+  const declaring = definers.byName.get(name);
+  const k = declaring ? declaring.files.indexOf(index) : -1;
+  return k < 0 ? 0 : shares[declaring!.slots[k]];
 }
 
 /** The same paths, in the same order, each declaring the same names of the same kinds as before. */
@@ -176,7 +175,7 @@ function sameDeclarations(before: ReadonlyMap<string, FileFacts>, files: readonl
  * is a binding to it (`const { Router } = require('./router')`), not a declaration of its own;
  * a name declared in more than MAX_DEFINERS files links everything to everything, and tells nothing.
  */
-function definersOf(files: readonly FileFacts[]): Map<string, number[]> {
+function definersOf(files: readonly FileFacts[]): Definers {
   const declared = new Map<string, { index: number; binding: boolean }[]>();
   files.forEach((file, index) => {
     for (const { name, kind } of file.definitions) {
@@ -185,12 +184,19 @@ function definersOf(files: readonly FileFacts[]): Map<string, number[]> {
       declared.set(name, list);
     }
   });
-  const definers = new Map<string, number[]>();
+  const byName = new Map<string, { files: number[]; slots: number[] }>();
+  let slots = 0;
   for (const [name, list] of declared) {
     const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
-    if (declarations.length <= MAX_DEFINERS) definers.set(name, declarations.map((entry) => entry.index));
+    if (declarations.length <= MAX_DEFINERS) byName.set(name, { files: declarations.map((entry) => entry.index), slots: declarations.map(() => slots++) });
   }
-  return definers;
+  return { byName, slots };
+}
+
+/** Name → the files declaring it, and for each, the slot its declaration's rank is summed in. */
+interface Definers {
+  byName: Map<string, { files: number[]; slots: number[] }>;
+  slots: number;
 }
 
 function weightOfName(name: string, declaring: readonly number[], files: readonly FileFacts[], mentioned: ReadonlySet<string>): number {
@@ -210,12 +216,12 @@ function isStructured(name: string): boolean {
 }
 
 /** Where the walk restarts: the focused files, and the files declaring a focused name; undefined (uniform) without a focus. */
-function personalisation(files: readonly FileFacts[], focus: MapFocus, definers: ReadonlyMap<string, number[]>): Float64Array | undefined {
+function personalisation(files: readonly FileFacts[], focus: MapFocus, definers: Definers): Float64Array | undefined {
   if (!focus.files.size && !focus.names.size) return undefined;
   const personal = new Float64Array(files.length);
   files.forEach((file, index) => {
     if (focus.files.has(file.path)) personal[index] = 1;
   });
-  for (const name of focus.names) for (const index of definers.get(name) ?? []) personal[index] = 1;
+  for (const name of focus.names) for (const index of definers.byName.get(name)?.files ?? []) personal[index] = 1;
   return personal;
 }
