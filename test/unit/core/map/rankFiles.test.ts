@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SymbolKind } from '../../../../src/core/drift/symbols';
 import type { FileFacts } from '../../../../src/core/map/fileFacts';
 import { identifierCounts } from '../../../../src/core/map/identifiers';
-import { rankFiles } from '../../../../src/core/map/rankFiles';
+import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
 
 /** A file declaring `declares` (functions unless a kind is given) and using `uses` once each. */
 function file(path: string, declares: (string | [string, SymbolKind])[], uses: string[] = []): FileFacts {
@@ -71,6 +71,24 @@ describe('rankFiles', () => {
     const ranked = rankFiles([...many, file('main.py', ['main'], ['run'])], noFocus);
     const ranks = ranked.filter((entry) => entry.path.startsWith('m/')).map((entry) => entry.rank);
     assert.ok(Math.max(...ranks) - Math.min(...ranks) < 1e-12, 'no edge to any of them');
+  });
+
+  it('ranks again after a save as it ranks afresh, reusing its graph only while the declarations are the same', () => {
+    const ranker = new FileRanker();
+    ranker.rank(repo, noFocus);
+    const same = (a: ReturnType<typeof rankFiles>, b: ReturnType<typeof rankFiles>) => {
+      assert.deepEqual(a.map((entry) => entry.path), b.map((entry) => entry.path));
+      a.forEach((entry, i) => assert.ok(Math.abs(entry.rank - b[i].rank) < 1e-4, entry.path));
+      assert.deepEqual(a.map((entry) => entry.definitions.map((d) => d.definition.name)), b.map((entry) => entry.definitions.map((d) => d.definition.name)));
+    };
+    // d.ts now uses leafHelper three times (a save that declares nothing new).
+    const saved = repo.map((facts) => (facts.path === 'src/d.ts' ? file('src/d.ts', ['handleD'], ['hubConfig', 'leafHelper', 'leafHelper', 'leafHelper']) : facts));
+    same(ranker.rank(saved, noFocus), rankFiles(saved, noFocus));
+    // leaf.ts now declares hubConfig too: the graph is made anew.
+    const declared = saved.map((facts) => (facts.path === 'src/leaf.ts' ? file('src/leaf.ts', ['leafHelper', 'hubConfig']) : facts));
+    same(ranker.rank(declared, noFocus), rankFiles(declared, noFocus));
+    const focus = { files: new Set(['src/a.ts']), names: new Set<string>() };
+    same(ranker.rank(declared, focus), rankFiles(declared, focus));
   });
 
   it('ranks an empty repository as nothing', () => {
