@@ -3,9 +3,11 @@ import * as path from 'node:path';
 import { assembleCore, type WorkspaceCore } from '../core/assembleCore';
 import type { DriftEngine } from '../core/drift/driftEngine';
 import type { TypeFingerprints } from '../core/drift/symbols';
+import { RepoMap } from '../core/map/repoMap';
 import { createDriftEngine } from './drift/driftCore';
 import { LocalDriftBackend } from './drift/localDriftBackend';
 import type { WorkspaceFiles } from './files/workspaceFiles';
+import { SourceFactsReader } from './map/sourceFactsReader';
 import { findRipgrep, RipgrepSearch } from './search/ripgrep';
 import { SourceParser } from './sourceParser';
 import { openWorkspace, systemClock } from './workspace';
@@ -19,6 +21,8 @@ export interface LocalCore extends WorkspaceCore {
   /** The text search the drift engine finds moved symbols with; reset it when files come or go. */
   readonly symbolSearch: WorkspaceSearch;
   readonly parser: SourceParser;
+  /** The ranked repository map, over drift's listing, parser and threads. */
+  readonly map: RepoMap;
 }
 
 /**
@@ -33,8 +37,10 @@ export function openLocalCore(root: string, options: { parser?: SourceParser; rg
   const finder = (options.rgPath ?? findRipgrep()) ? (words: readonly string[]) => ripgrep.filesContainingAny(words) : undefined;
   const { engine, search, parser } = createDriftEngine(root, files, options.parser, options.semantic ? lazySemanticTypes(root, files) : undefined, finder);
   const drift = new LocalDriftBackend(wiki, engine, search, parser);
-  const core = assembleCore({ wiki, files, drift, search: ripgrep, clock: systemClock });
-  return { ...core, files, drift, engine, symbolSearch: search, parser };
+  // The map lists the files drift's searches list, and parses on drift's threads with drift's parser (and its caches).
+  const map = new RepoMap(new SourceFactsReader(root, files, () => search.sourceFiles(), { threads: (paths) => parser.threads(paths), symbolsOf: (relPath, text) => drift.symbolsOf(relPath, text) }));
+  const core = assembleCore({ wiki, files, drift, search: ripgrep, clock: systemClock, map });
+  return { ...core, files, drift, engine, symbolSearch: search, parser, map };
 }
 
 /** Semantic mode's type fingerprints; ts-morph and the whole program load only when a type is first asked for. */

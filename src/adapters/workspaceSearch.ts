@@ -66,6 +66,11 @@ export class WorkspaceSearch implements SymbolSearch {
     return files.filter((file) => file.startsWith(prefix) && !file.slice(prefix.length).includes('/'));
   }
 
+  /** Every listed source file (workspace-relative): the files the repository map ranks. */
+  sourceFiles(): Promise<string[]> {
+    return this.listed();
+  }
+
   /** Forget the file list (files were created, deleted or renamed). */
   reset(): void {
     this.listing = undefined;

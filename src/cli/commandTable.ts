@@ -9,6 +9,7 @@ import { indexRebuild } from './commands/indexRebuild';
 import { ingest } from './commands/ingest';
 import { init } from './commands/init';
 import { lint } from './commands/lint';
+import { map } from './commands/map';
 import { mcp } from './commands/mcp';
 import { mergeDriverInstall } from './commands/mergeDriverInstall';
 import { pageMerge } from './commands/pageMerge';
@@ -37,6 +38,7 @@ export const COMMANDS: readonly CliCommand[] = [
   agentsMd,
   upkeep,
   backlinks,
+  map,
   pageRename,
   proposals,
 ];

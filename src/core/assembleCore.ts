@@ -2,6 +2,7 @@ import type { DriftBackend } from './drift/driftBackend';
 import type { WikiPage } from './model';
 import type { Clock, FileSystem } from './ports';
 import { ProposalStore, type ProposalContext } from './proposals';
+import type { RepoMap } from './map/repoMap';
 import { createWikiTools, type CodeSearch, type WikiTool } from './tools';
 import type { Wiki } from './wiki/wiki';
 
@@ -15,6 +16,8 @@ export interface CoreParts {
   /** Text search over the workspace (ripgrep). */
   search: CodeSearch;
   clock: Clock;
+  /** The ranked repository map, read and parsed as drift reads and parses. */
+  map?: RepoMap;
   /** The readable pages, where the front end already holds them (the extension's snapshots); loaded from the wiki otherwise. */
   pages?(): Promise<readonly WikiPage[]>;
   /** Page ages from git, where the front end keeps them. */
@@ -41,7 +44,7 @@ export function assembleCore(parts: CoreParts): WorkspaceCore {
   const pages = parts.pages ?? sameArrayWhileUnchanged(wiki);
   let tools: readonly WikiTool[] | undefined;
   const toolsWith = (ages: CoreParts['ages']) =>
-    createWikiTools({ wiki, pages, ...(ages ? { ages } : {}), drift, files, symbolsOf: (relPath, text) => drift.symbolsOf(relPath, text), search });
+    createWikiTools({ wiki, pages, ...(ages ? { ages } : {}), drift, files, symbolsOf: (relPath, text) => drift.symbolsOf(relPath, text), search, ...(parts.map ? { map: parts.map } : {}) });
   return {
     root: wiki.root,
     wiki,

@@ -9,7 +9,7 @@ import { guardStdioTransport } from './stdioTransport';
 import { noWikiMessage, registerWikiResources } from './wikiResources';
 
 export interface WikiMcpServerOptions {
-  /** Tools beyond the six read-only ones of the core, served the same way. */
+  /** Tools beyond the seven read-only ones of the core, served the same way. */
   extraTools?: WikiTool[];
   /** Offer propose_page_change: agents store page proposals for a person to review. */
   proposals?: boolean;
@@ -32,7 +32,7 @@ export function createWikiMcpServer(core: LocalCore, options: WikiMcpServerOptio
 }
 
 /** The tools that read code: they serve a folder that has no wiki yet. */
-const CODE_TOOLS: ReadonlySet<ToolName> = new Set(['read_code', 'grep_code', 'find_symbol']);
+const CODE_TOOLS: ReadonlySet<ToolName> = new Set(['read_code', 'grep_code', 'find_symbol', 'repo_map']);
 
 /** A tool that answers, while the folder has no wiki, with what to do about it; checked per call, so `init` while serving is seen. */
 function needingWiki(tool: WikiTool, core: LocalCore): WikiTool {

@@ -42,7 +42,7 @@ export async function pageResources(core: LocalCore) {
 
 /** What every wiki tool and resource says in a folder with no wiki yet. */
 export function noWikiMessage(root: string): string {
-  return `There is no .wiki/ folder in ${root} yet. Run "repo-wiki init" there (in VS Code: "Repo Wiki: Initialise wiki in this workspace") to start one. Meanwhile read_code, grep_code and find_symbol read the code without a wiki.`;
+  return `There is no .wiki/ folder in ${root} yet. Run "repo-wiki init" there (in VS Code: "Repo Wiki: Initialise wiki in this workspace") to start one. Meanwhile read_code, grep_code, find_symbol and repo_map read the code without a wiki.`;
 }
 
 /** The page file's text; a missing page or one the file access refuses is a resource error that names why, never content. */

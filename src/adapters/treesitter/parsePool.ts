@@ -166,7 +166,7 @@ export class ParsePool {
       (bytes) => {
         if (!current()) return;
         if (!bytes) return this.done(thread, job).resolve(undefined);
-        const message: ParseJob = { id, file, bytes: movable(bytes), wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile } };
+        const message: ParseJob = { id, file, bytes: movable(bytes), wanted: wanted && { names: [...wanted.names], wholeFile: wanted.wholeFile, ...(wanted.outline ? { outline: true } : {}) } };
         thread.worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
       },
       (error: Error) => current() && this.done(thread, job).reject(error),

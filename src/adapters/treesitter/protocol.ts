@@ -4,7 +4,7 @@ export interface ParseJob {
   id: number;
   file: string;
   bytes: Uint8Array;
-  wanted?: { names: string[]; wholeFile?: boolean };
+  wanted?: { names: string[]; wholeFile?: boolean; outline?: boolean };
 }
 
 /** A parse, or the grammars to load before the first one (one file per grammar). */

@@ -2,7 +2,7 @@
 // thread keeps no text. One line per wanted name (`name kind startLine endLine sig body empty
 // shape`, tab-separated; a name the file does not declare has nothing after it), after a first
 // line with the whole file's fingerprint when that was wanted. Names never hold a tab or a newline.
-import { CONTAINER_KINDS, containerShape, type FileSymbols, type SourceSymbol, type SymbolKind, type WantedSymbols } from '../../core/drift/symbols';
+import { CONTAINER_KINDS, containerShape, type DeclaredName, type FileSymbols, type SourceSymbol, type SymbolKind, type WantedSymbols } from '../../core/drift/symbols';
 
 /** The answers to `wanted`, from a parse on this thread. A container's body is not hashed (a body often holds comments not looked for): its shape stands for it. */
 export function packAnswers(symbols: FileSymbols, wanted: WantedSymbols | undefined): string {
@@ -86,4 +86,31 @@ class ContainerAnswer implements SourceSymbol {
   get body(): string {
     throw new Error(`The body of ${this.name} in ${this.fileName} was not hashed on the parse thread (its shape was): parse the file again to read it.`);
   }
+}
+
+/** A file's outline as a thread sends it back: `name kind startLine` per declaration, tab-separated, nothing hashed. */
+export function packDeclaredNames(symbols: FileSymbols): string {
+  const lines: string[] = [];
+  for (const symbol of symbols.symbols.values()) lines.push(`${symbol.name}\t${symbol.kind}\t${symbol.startLine}`);
+  return lines.join('\n');
+}
+
+/** The outline a thread sent back: it answers outline() and nothing else (its symbols need another parse). */
+export function unpackDeclaredNames(packed: string): FileSymbols {
+  const declared: DeclaredName[] = [];
+  for (const line of packed ? packed.split('\n') : []) {
+    const [name, kind, startLine] = line.split('\t');
+    declared.push({ name, kind: kind as SymbolKind, startLine: Number(startLine) });
+  }
+  return {
+    partial: { names: new Set(), wholeFile: false, outline: true },
+    outline: () => declared,
+    get: () => undefined,
+    get symbols(): Map<string, SourceSymbol> {
+      throw new Error('Only the outline of this file was read (on another thread): parse it again to read its declarations.');
+    },
+    get fingerprint(): string {
+      throw new Error('Only the outline of this file was read (on another thread): parse it again to fingerprint it.');
+    },
+  };
 }

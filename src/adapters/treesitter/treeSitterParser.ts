@@ -22,7 +22,7 @@ import { symbolsOf } from './lazySymbols';
 import { outlineFor } from './outlineWalk';
 import { packOutline } from './packedOutline';
 import { ParsePool, type ReadBytes } from './parsePool';
-import { packAnswers, unpackAnswers } from './threadAnswers';
+import { packAnswers, packDeclaredNames, unpackAnswers, unpackDeclaredNames } from './threadAnswers';
 import { redundantParenPairs, tokenSyntax, TokenText } from './tokenHash';
 import { WantedWords } from './wantedWords';
 
@@ -96,7 +96,8 @@ export class TreeSitterParser implements SymbolParser {
     return {
       parse: async (fileName, read, wanted) => {
         const answers = await threads.answers(fileName, read, wanted);
-        return answers === undefined ? undefined : unpackAnswers(fileName, answers, wanted);
+        if (answers === undefined) return undefined;
+        return wanted?.outline ? unpackDeclaredNames(answers) : unpackAnswers(fileName, answers, wanted);
       },
       release: () => threads.close(),
     };
@@ -104,7 +105,8 @@ export class TreeSitterParser implements SymbolParser {
 
   /** What `wanted` reads of a file, hashed here, for a parse thread to send back (see threadAnswers.ts). */
   answersOf(fileName: string, text: string, wanted?: WantedSymbols): string {
-    return packAnswers(this.parse(fileName, text, wanted), wanted);
+    // An outline reads every declaration's name, kind and first line of a parse wanting nothing: nothing is hashed.
+    return wanted?.outline ? packDeclaredNames(this.parse(fileName, text)) : packAnswers(this.parse(fileName, text, wanted), wanted);
   }
 
   private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {

@@ -48,7 +48,9 @@ export interface FileSymbols {
    * these names, `fingerprint` the whole file only when it was wanted (or says so here),
    * `shapeOf` a wanted container's shape. Anything else needs the file parsed again.
    */
-  readonly partial?: { readonly names: ReadonlySet<string>; readonly wholeFile: boolean };
+  readonly partial?: { readonly names: ReadonlySet<string>; readonly wholeFile: boolean; readonly outline?: boolean };
+  /** Every declaration's name, kind and first line, when the file's outline was wanted of a parse on another thread (nothing hashed). */
+  outline?(): readonly DeclaredName[];
   /** A wanted container's shape (see containerShape), when the parser took it already. */
   shapeOf?(name: string): string | undefined;
 }
@@ -69,6 +71,16 @@ export interface TypeFingerprints {
 export interface WantedSymbols {
   readonly names: Iterable<string>;
   readonly wholeFile?: boolean;
+  /** Every declaration's name, kind and first line, and nothing hashed: what the repository map reads of a file. */
+  readonly outline?: boolean;
+}
+
+/** A declaration as an outline names it: no fingerprints. */
+export interface DeclaredName {
+  name: string;
+  kind: SymbolKind;
+  /** 0-based. */
+  startLine: number;
 }
 
 /** Parses source text into symbols: TS/JS with the TypeScript compiler API, other languages with tree-sitter. */
@@ -96,7 +108,8 @@ export interface ParseThreads {
 export function answersWanted(symbols: Pick<FileSymbols, 'partial'>, wanted: WantedSymbols | undefined): boolean {
   const partial = symbols.partial;
   if (!partial) return true;
-  if (!wanted || (wanted.wholeFile && !partial.wholeFile)) return false;
+  // An outline answers nothing else, and only an outline answers one.
+  if (!wanted || (wanted.wholeFile && !partial.wholeFile) || wanted.outline !== partial.outline) return false;
   for (const name of wanted.names) if (!partial.names.has(name)) return false;
   return true;
 }

@@ -2,6 +2,7 @@ import type { DriftBackend } from '../drift/driftBackend';
 import type { SourceSymbol } from '../drift/symbols';
 import type { WikiPage } from '../model';
 import type { FileSystem } from '../ports';
+import type { RepoMap } from '../map/repoMap';
 import type { Wiki } from '../wiki/wiki';
 import type { CodeSearch } from './codeSearch';
 
@@ -20,6 +21,8 @@ export interface ToolDependencies {
   /** Declarations of a file, as drift parses them. */
   symbolsOf(relPath: string, text: string): Promise<readonly SourceSymbol[]>;
   search: CodeSearch;
+  /** The ranked repository map, kept for the life of the core (its facts are cached by file); repo_map says it is unavailable without it. */
+  map?: Pick<RepoMap, 'map'>;
   /** How long one tool call may run before it answers that it timed out; TOOL_DEADLINE_MS (20 s) unless given. */
   deadlineMs?: number;
 }

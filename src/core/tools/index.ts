@@ -4,6 +4,7 @@ import { findSymbolTool } from './findSymbol';
 import { grepCodeTool } from './grepCode';
 import { readCodeTool } from './readCode';
 import { readPageTool } from './readPage';
+import { repoMapTool } from './repoMap';
 import { searchWikiTool } from './searchWiki';
 import type { WikiTool } from './tool';
 
@@ -14,5 +15,5 @@ export type { ToolInputSchema, ToolName, ToolResult, WikiTool } from './tool';
 
 /** The read-only tools of one workspace folder, in the order a model is offered them. */
 export function createWikiTools(deps: ToolDependencies): WikiTool[] {
-  return [searchWikiTool(deps), readPageTool(deps), readCodeTool(deps), findSymbolTool(deps), grepCodeTool(deps), checkDriftTool(deps)];
+  return [searchWikiTool(deps), readPageTool(deps), readCodeTool(deps), findSymbolTool(deps), grepCodeTool(deps), checkDriftTool(deps), repoMapTool(deps)];
 }

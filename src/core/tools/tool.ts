@@ -4,7 +4,7 @@
  * person to review. A bad or refused input is an error result, never a throw.
  */
 
-export type ToolName = 'search_wiki' | 'read_page' | 'read_code' | 'find_symbol' | 'grep_code' | 'check_drift' | 'propose_page_change';
+export type ToolName = 'search_wiki' | 'read_page' | 'read_code' | 'find_symbol' | 'grep_code' | 'check_drift' | 'repo_map' | 'propose_page_change';
 
 /** A JSON Schema (draft 2020-12) object describing a tool's input. */
 export interface ToolInputSchema {

@@ -1,9 +1,13 @@
 import * as vscode from 'vscode';
 import type { DriftClient } from '../../adapters/drift/driftClient';
 import { WorkerDriftBackend } from '../../adapters/drift/workerDriftBackend';
+import { SourceFactsReader } from '../../adapters/map/sourceFactsReader';
 import { RipgrepSearch } from '../../adapters/search/ripgrep';
+import { WorkspaceSearch } from '../../adapters/workspaceSearch';
 import { systemClock } from '../../adapters/workspace';
 import { assembleCore, type WorkspaceCore } from '../../core/assembleCore';
+import { RepoMap } from '../../core/map/repoMap';
+import type { FileSystem } from '../../core/ports';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { PageAges } from './pageAges';
 import type { WikiSnapshots } from './wikiSnapshots';
@@ -26,17 +30,33 @@ export class WorkspaceCores {
     let core = this.cores.get(wiki.root);
     if (!core) {
       const { wikis, snapshots, ages } = this.services;
+      const files = wikis.filesOf(wiki);
+      const drift = new WorkerDriftBackend(this.driftWorker, wiki.root);
       core = assembleCore({
         wiki,
-        files: wikis.filesOf(wiki),
-        drift: new WorkerDriftBackend(this.driftWorker, wiki.root),
+        files,
+        drift,
         search: new RipgrepSearch(wiki.root, { appRoot: vscode.env.appRoot }),
         clock: systemClock,
         pages: async () => (await snapshots.get(wiki)).pages,
         ages: (pages) => ages.tags(wiki, pages),
+        map: repoMapOf(wiki.root, files, drift),
       });
       this.cores.set(wiki.root, core);
     }
     return core;
   }
+}
+
+/**
+ * The repository map of a folder: its files listed afresh for each map (no watcher keeps the
+ * list), parsed in the drift worker, one file per request, never on this thread; its facts are
+ * kept by file for the window's life, so a map after a save parses the saved file alone.
+ */
+function repoMapOf(root: string, files: FileSystem, drift: WorkerDriftBackend): RepoMap {
+  const listing = new WorkspaceSearch(root, files);
+  return new RepoMap(new SourceFactsReader(root, files, () => {
+    listing.reset();
+    return listing.sourceFiles();
+  }, { symbolsOf: (relPath, text) => drift.symbolsOf(relPath, text) }));
 }

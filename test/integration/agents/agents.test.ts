@@ -11,7 +11,7 @@ import { PagesTreeProvider } from '../../../src/vscode/pages/pagesTree';
 import type { RepoWikiApi } from '../../../src/extension';
 import { activateExtension, workspaceRoot } from '../helpers';
 
-const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift'];
+const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'repo_map'];
 
 /** The text of a language model tool result. */
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -73,16 +73,16 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
     chat = api.hooks.chat as ChatHooks;
   });
 
-  it('registers the six tools as language model tools, and each answers through vscode.lm.invokeTool', async () => {
+  it('registers the seven tools as language model tools, and each answers through vscode.lm.invokeTool', async () => {
     const ours = vscode.lm.tools.filter((tool) => tool.tags.includes('repo-wiki')).map((tool) => tool.name).sort();
     assert.deepEqual(ours, [...TOOL_NAMES, 'propose_page_change'].sort());
     const inputs: Record<string, object> = {
       search_wiki: { query: 'errors become responses' }, read_page: { slug: 'request-pipeline' }, read_code: { citation: 'src/errors.ts:toErrorResponse' },
-      find_symbol: { name: 'Router' }, grep_code: { pattern: 'HttpError' }, check_drift: { slug: 'errors-become-responses-at-the-edge' },
+      find_symbol: { name: 'Router' }, grep_code: { pattern: 'HttpError' }, check_drift: { slug: 'errors-become-responses-at-the-edge' }, repo_map: { focus: ['src/errors.ts'] },
     };
     const expected: Record<string, RegExp> = {
       search_wiki: /errors-become-responses-at-the-edge/, read_page: /Request pipeline/, read_code: /function toErrorResponse/,
-      find_symbol: /src\/router\.ts:Router/, grep_code: /src\/errors\.ts:\d+:/, check_drift: /signature-changed|no drift|drift/i,
+      find_symbol: /src\/router\.ts:Router/, grep_code: /src\/errors\.ts:\d+:/, check_drift: /signature-changed|no drift|drift/i, repo_map: /^src\/errors\.ts:$/m,
     };
     for (const name of TOOL_NAMES) {
       const text = textOf(await vscode.lm.invokeTool(name, { input: inputs[name], toolInvocationToken: undefined }, noToken));

@@ -67,7 +67,7 @@ describe('Chat tool loop in a real VS Code extension host', () => {
     const requests = mock.requests.slice(before);
     assert.equal(requests.length, 2, 'one round of tools, then the answer');
     const tools = requests[0].body.tools?.map((tool) => tool.name);
-    assert.deepEqual(tools, ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift']);
+    assert.deepEqual(tools, ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'repo_map']);
     assert.match(turn.done.turn.answer, /`src\/errors\.ts:toErrorResponse`/);
     assert.deepEqual(turn.done.turn.steps?.map((step) => [step.tool, step.ok]), [['read_code', true]]);
     assert.equal(turn.done.turn.unverified, undefined, 'the citation was read, so it is verified');

@@ -550,7 +550,7 @@ describe('repo-wiki CLI', function () {
         assert.equal(body.system[1].cache_control.type, 'ephemeral');
         const last = body.messages.at(-1).content;
         assert.match(typeof last === 'string' ? last : last.map((block: { text?: string }) => block.text ?? '').join('\n'), /<page slug="errors-become-responses-at-the-edge"/);
-        assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift']);
+        assert.deepEqual(body.tools.map((tool: { name: string }) => tool.name), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'repo_map']);
         const offline = await runAsync(['query', 'How do errors become HTTP responses?', '--workspace', DEMO, '--offline', '--format', 'json'], { ANTHROPIC_API_KEY: 'sk-ant-cli-key-1', ANTHROPIC_BASE_URL: mock.url });
         assert.equal(JSON.parse(offline.stdout).offline, true);
         assert.equal(mock.requests.length, 1, '--offline sends nothing');

@@ -48,6 +48,9 @@ describe('repo-wiki mcp, as agent hosts start it', function () {
     assert.match(code.text, /return user\.length > 0/);
     assert.equal(text(await client.callTool({ name: 'find_symbol', arguments: { name: 'login' } })).isError, false);
     assert.equal(text(await client.callTool({ name: 'grep_code', arguments: { pattern: 'login' } })).isError, false);
+    const map = text(await client.callTool({ name: 'repo_map', arguments: {} }));
+    assert.equal(map.isError, false, map.text);
+    assert.match(map.text, /^src\/auth\.ts:$/m);
     for (const [name, args] of [['search_wiki', { query: 'login' }], ['read_page', { slug: 'welcome' }], ['check_drift', {}], ['propose_page_change', { slug: 'auth', title: 'Auth', summary: 'Login.', body: '# Auth\n', reason: 'new' }]] as const) {
       const answer = text(await client.callTool({ name, arguments: args }));
       assert.equal(answer.isError, true, `${name}: ${answer.text}`);

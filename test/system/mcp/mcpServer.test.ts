@@ -13,7 +13,7 @@ import { CLI } from '../../support/cliProcess';
 
 const DEMO = path.resolve(__dirname, '../../../../demo');
 const SECRET = 'TOPSECRET-4f1c';
-const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'propose_page_change'];
+const TOOL_NAMES = ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'repo_map', 'propose_page_change'];
 const PAGE_SLUGS = fs.readdirSync(path.join(DEMO, '.wiki/pages')).map((name) => name.replace(/\.md$/, '')).sort();
 
 /** A copy of demo/ with what a hostile branch could bring: a secret, links out of the workspace, a FIFO page. */

@@ -64,8 +64,8 @@ describe('tools over a real workspace', function () {
     return result;
   }
 
-  it('offers six tools, each with a strict JSON schema and a description', () => {
-    assert.deepEqual(Object.keys(tools), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift']);
+  it('offers seven tools, each with a strict JSON schema and a description', () => {
+    assert.deepEqual(Object.keys(tools), ['search_wiki', 'read_page', 'read_code', 'find_symbol', 'grep_code', 'check_drift', 'repo_map']);
     for (const tool of Object.values(tools)) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.inputSchema.additionalProperties, false);
@@ -224,6 +224,18 @@ describe('tools over a real workspace', function () {
     assert.match(all.text, /injected\.md:\d+ unverified src\/injection\.ts:obey/);
     const missing = await run('check_drift', { slug: 'no-such-page' });
     assert.deepEqual([missing.ok, missing.summary], [false, 'not found']);
+  });
+
+  it('repo_map: the ranked files of the demo, never a file it may not read', async () => {
+    const map = await run('repo_map', { tokens: 2000 });
+    assert.equal(map.ok, true, map.text);
+    const mapped = map.text.split('\n').filter((line) => /^\S.*:$/.test(line)).map((line) => line.slice(0, -1));
+    assert.ok(mapped.includes('src/errors.ts') && mapped.includes('src/pipeline.ts'), map.text);
+    for (const hostile of ['src/outside.ts', 'src/fifo.ts', 'src/huge.ts', 'src/binary.ts', 'out/build.ts', 'src/outsideDir/secret.ts']) assert.ok(!mapped.includes(hostile), hostile);
+    assert.match(map.text, /skipped, not read or not parsed: .*src\/binary\.ts \(binary\).*src\/huge\.ts \(too-large\)/);
+    const focused = await run('repo_map', { focus: ['src/injection.ts'], tokens: 100 });
+    assert.match(focused.text, /^src\/injection\.ts:\n/);
+    assert.equal(tools.repo_map.label({ focus: ['src/router.ts'] }), 'Mapped the repository around src/router.ts');
   });
 
   it('returns a page or a file that says "ignore previous instructions" as plain data', async () => {

@@ -12,7 +12,7 @@ describe('the language model tools package.json declares', () => {
   // The definitions' metadata needs no ports: only running a tool does.
   const tools = [...createWikiTools({} as never), proposePageChangeTool({} as never, 'vscode:agent')];
 
-  it('are the tool layer\'s six tools and propose_page_change, with the same names, model descriptions and input schemas', () => {
+  it('are the tool layer\'s seven tools and propose_page_change, with the same names, model descriptions and input schemas', () => {
     assert.deepEqual(declared.map((tool) => tool.name), tools.map((tool) => tool.name));
     for (const tool of tools) {
       const entry = declared.find((candidate) => candidate.name === tool.name)!;

@@ -1,0 +1,67 @@
+import type { DeclaredName, SymbolKind } from '../drift/symbols';
+import { identifierCounts } from './identifiers';
+
+/** A signature is the first line of its declaration, cut here: a map shows shapes, not code. */
+export const MAX_SIGNATURE_CHARS = 160;
+
+/** A declaration as the map shows it. */
+export interface MapDefinition {
+  /** The declared name as cited, e.g. `Router` (the map keeps top-level declarations). */
+  name: string;
+  kind: SymbolKind;
+  /** 0-based. */
+  line: number;
+  /** The declaration's first line, trimmed and cut at MAX_SIGNATURE_CHARS. */
+  signature: string;
+}
+
+/** What the map knows of one source file: what it declares and which names it uses. */
+export interface FileFacts {
+  path: string;
+  /** A digest of the file's bytes: the same digest, the same facts (no parse). */
+  digest: string;
+  definitions: readonly MapDefinition[];
+  /** Identifier → occurrences in the file. */
+  references: ReadonlyMap<string, number>;
+}
+
+export type SkipReason = 'too-large' | 'binary' | 'refused' | 'too-deep' | 'unreadable';
+
+/** A source file the map left out, and why (as drift and find_symbol skip it). */
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+}
+
+export function isSkipped(entry: FileFacts | SkippedFile): entry is SkippedFile {
+  return 'reason' in entry;
+}
+
+/**
+ * The facts of a file from its text and its declarations as drift parses them. Only top-level
+ * declarations are kept: other files reach a member through its container's name.
+ */
+export function factsOf(path: string, digest: string, text: string, symbols: Iterable<DeclaredName>, references = identifierCounts(text)): FileFacts {
+  const definitions: MapDefinition[] = [];
+  let lineStarts: number[] | undefined;
+  for (const symbol of symbols) {
+    if (symbol.name.includes('.')) continue;
+    lineStarts ??= startsOfLines(text);
+    definitions.push({ name: symbol.name, kind: symbol.kind, line: symbol.startLine, signature: signatureAt(text, lineStarts, symbol.startLine) });
+  }
+  definitions.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : 1));
+  return { path, digest, definitions, references };
+}
+
+function startsOfLines(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+function signatureAt(text: string, starts: readonly number[], line: number): string {
+  const start = starts[line] ?? text.length;
+  const next = starts[line + 1];
+  const raw = text.slice(start, next === undefined ? text.length : next - 1).trim();
+  return raw.length > MAX_SIGNATURE_CHARS ? `${raw.slice(0, MAX_SIGNATURE_CHARS - 1)}…` : raw;
+}

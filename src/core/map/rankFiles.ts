@@ -1,0 +1,227 @@
+import type { FileFacts, MapDefinition } from './fileFacts';
+import { pageRank, type WeightedEdges } from './pageRank';
+
+/** What a question or a selection mentions: the map ranks around these. */
+export interface MapFocus {
+  /** Workspace-relative paths of files. */
+  files: ReadonlySet<string>;
+  /** Identifiers. */
+  names: ReadonlySet<string>;
+}
+
+export interface RankedDefinition {
+  definition: MapDefinition;
+  /** The share of the ranks of the files that use this name that flows to this declaration. */
+  rank: number;
+}
+
+export interface RankedFile {
+  path: string;
+  /** PageRank, summing to 1 over every file. */
+  rank: number;
+  /** Its declarations, the most used first. */
+  definitions: RankedDefinition[];
+}
+
+// Aider's weights: a name few files declare, a long structured one, or a mentioned one says more
+// about a reference than a short, private or common one.
+const MENTIONED = 10;
+const STRUCTURED = 10;
+const STRUCTURED_MIN_LENGTH = 8;
+const PRIVATE = 0.1;
+const COMMON = 0.1;
+/** Only variables declare it: often a script's own (`status`, `pages`), seldom what other files are built on. */
+const VARIABLE = 0.1;
+/** Declared in more files than this, a name is common (`init`, `get`, `main`). */
+const COMMON_DEFINERS = 5;
+/** Declared in more files than this, a name is left out of the graph (`name`, `value`, `run` in a large repository). */
+const MAX_DEFINERS = 25;
+/** The references of a focused file weigh this much more: what it uses is what the question is about. */
+const FOCUSED_REFERENCER = 50;
+
+/**
+ * The files ranked by PageRank over their references: file A uses a name file B declares is an
+ * edge A → B (unless A declares that name too), weighted as Aider's map weighs it, by √(uses)
+ * times how telling the name is. With a focus, the walk restarts at the focused files and at the
+ * files declaring focused names. Highest rank first; equal ranks by path.
+ */
+export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
+  return new FileRanker().rank(files, focus);
+}
+
+/** One file's edges out: one per name and file declaring it (by the declaration's slot), and their sums per file for the walk. */
+interface EdgesOut {
+  slots: Int32Array;
+  weights: Float64Array;
+  pairTargets: Int32Array;
+  pairWeights: Float64Array;
+  total: number;
+}
+
+/**
+ * rankFiles, remembering its graph: when a map runs again after a save that declared nothing new
+ * (the same files, each declaring the same names of the same kinds), only the saved files' edges
+ * are made again, and the walk starts from the last ranks. A different focus makes the graph anew.
+ */
+export class FileRanker {
+  private last?: { byPath: Map<string, FileFacts>; focusKey: string; definers: Definers; edges: Map<string, EdgesOut>; ranks: Float64Array };
+
+  rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
+    const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
+    const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.byPath, files) ? this.last : undefined;
+    const definers = reusable?.definers ?? definersOf(files);
+    const edges = new Map<string, EdgesOut>();
+    const nameWeights = new Map<string, number>();
+    files.forEach((file, source) => {
+      const known = reusable && reusable.byPath.get(file.path) === file ? reusable.edges.get(file.path) : undefined;
+      edges.set(file.path, known ?? edgesOut(file, source, files, definers, focus, nameWeights));
+    });
+    const ranks = pageRank(walkEdges(files, edges), personalisation(files, focus, definers), reusable?.ranks);
+    this.last = { byPath: new Map(files.map((file) => [file.path, file])), focusKey, definers, edges, ranks };
+    const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0));
+    const shares = definitionShares(files, edges, ranks, definers.slots);
+    // A map shows a few files: their declarations are ranked when read.
+    return order.map((index) => {
+      let definitions: RankedDefinition[] | undefined;
+      return {
+        path: files[index].path,
+        rank: ranks[index],
+        get definitions() {
+          return (definitions ??= files[index].definitions
+            .map((definition) => ({ definition, rank: shareOf(shares, definers, index, definition.name) }))
+            .sort((a, b) => b.rank - a.rank || a.definition.line - b.definition.line));
+        },
+      };
+    });
+  }
+}
+
+function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
+  const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
+  const slots: number[] = [];
+  const weights: number[] = [];
+  const pairs = new Map<number, number>();
+  for (const [name, uses] of file.references) {
+    const declaring = definers.byName.get(name);
+    // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
+    if (!declaring || declaring.files.includes(source)) continue;
+    let nameWeight = nameWeights.get(name);
+    if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring.files, files, focus.names)));
+    const weight = focused * nameWeight * Math.sqrt(uses);
+    declaring.files.forEach((target, k) => {
+      slots.push(declaring.slots[k]);
+      weights.push(weight);
+      pairs.set(target, (pairs.get(target) ?? 0) + weight);
+    });
+  }
+  let total = 0;
+  for (const weight of weights) total += weight;
+  return { slots: Int32Array.from(slots), weights: Float64Array.from(weights), pairTargets: Int32Array.from(pairs.keys()), pairWeights: Float64Array.from(pairs.values()), total };
+}
+
+/** The edges between files, one per pair, as the walk reads them. */
+function walkEdges(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>): WeightedEdges {
+  const outs = files.map((file) => edges.get(file.path)!);
+  let count = 0;
+  for (const out of outs) count += out.pairTargets.length;
+  const from = new Int32Array(count);
+  const to = new Int32Array(count);
+  const weight = new Float64Array(count);
+  let at = 0;
+  outs.forEach((out, source) => {
+    from.fill(source, at, at + out.pairTargets.length);
+    to.set(out.pairTargets, at);
+    weight.set(out.pairWeights, at);
+    at += out.pairTargets.length;
+  });
+  return { size: files.length, from, to, weight };
+}
+
+/** By slot: each declaration's share of the ranks of the files that use its name. */
+function definitionShares(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>, ranks: Float64Array, slots: number): Float64Array {
+  const shares = new Float64Array(slots);
+  files.forEach((file, source) => {
+    const out = edges.get(file.path)!;
+    for (let i = 0; i < out.slots.length; i++) shares[out.slots[i]] += (ranks[source] * out.weights[i]) / out.total;
+  });
+  return shares;
+}
+
+/** The rank of a file's declaration of `name`: 0 when the name is out of the graph. */
+function shareOf(shares: Float64Array, definers: Definers, index: number, name: string): number {
+  const declaring = definers.byName.get(name);
+  const k = declaring ? declaring.files.indexOf(index) : -1;
+  return k < 0 ? 0 : shares[declaring!.slots[k]];
+}
+
+/** The same paths, in the same order, each declaring the same names of the same kinds as before. */
+function sameDeclarations(before: ReadonlyMap<string, FileFacts>, files: readonly FileFacts[]): boolean {
+  if (before.size !== files.length) return false;
+  let index = 0;
+  for (const [path, old] of before) {
+    const file = files[index++];
+    if (file.path !== path) return false;
+    if (file === old) continue;
+    if (file.definitions.length !== old.definitions.length) return false;
+    for (let i = 0; i < old.definitions.length; i++) {
+      if (file.definitions[i].name !== old.definitions[i].name || file.definitions[i].kind !== old.definitions[i].kind) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Name → the files declaring it. A variable named as a function, class or type declared elsewhere
+ * is a binding to it (`const { Router } = require('./router')`), not a declaration of its own;
+ * a name declared in more than MAX_DEFINERS files links everything to everything, and tells nothing.
+ */
+function definersOf(files: readonly FileFacts[]): Definers {
+  const declared = new Map<string, { index: number; binding: boolean }[]>();
+  files.forEach((file, index) => {
+    for (const { name, kind } of file.definitions) {
+      const list = declared.get(name) ?? [];
+      if (list[list.length - 1]?.index !== index) list.push({ index, binding: kind === 'variable' });
+      declared.set(name, list);
+    }
+  });
+  const byName = new Map<string, { files: number[]; slots: number[] }>();
+  let slots = 0;
+  for (const [name, list] of declared) {
+    const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
+    if (declarations.length <= MAX_DEFINERS) byName.set(name, { files: declarations.map((entry) => entry.index), slots: declarations.map(() => slots++) });
+  }
+  return { byName, slots };
+}
+
+/** Name → the files declaring it, and for each, the slot its declaration's rank is summed in. */
+interface Definers {
+  byName: Map<string, { files: number[]; slots: number[] }>;
+  slots: number;
+}
+
+function weightOfName(name: string, declaring: readonly number[], files: readonly FileFacts[], mentioned: ReadonlySet<string>): number {
+  let weight = 1;
+  if (mentioned.has(name)) weight *= MENTIONED;
+  if (name.length >= STRUCTURED_MIN_LENGTH && isStructured(name)) weight *= STRUCTURED;
+  if (name.startsWith('_')) weight *= PRIVATE;
+  if (declaring.length > COMMON_DEFINERS) weight *= COMMON;
+  if (declaring.every((index) => files[index].definitions.every((definition) => definition.name !== name || definition.kind === 'variable'))) weight *= VARIABLE;
+  return weight;
+}
+
+/** snake_case or camelCase: a name someone composed, not a word. */
+function isStructured(name: string): boolean {
+  const letters = /[A-Za-z]/.test(name);
+  return (name.includes('_') && letters) || (/[A-Z]/.test(name) && /[a-z]/.test(name));
+}
+
+/** Where the walk restarts: the focused files, and the files declaring a focused name; undefined (uniform) without a focus. */
+function personalisation(files: readonly FileFacts[], focus: MapFocus, definers: Definers): Float64Array | undefined {
+  if (!focus.files.size && !focus.names.size) return undefined;
+  const personal = new Float64Array(files.length);
+  files.forEach((file, index) => {
+    if (focus.files.has(file.path)) personal[index] = 1;
+  });
+  for (const name of focus.names) for (const index of definers.byName.get(name)?.files ?? []) personal[index] = 1;
+  return personal;
+}

@@ -1,0 +1,22 @@
+import * as assert from 'node:assert/strict';
+import { answersWanted } from '../../../../src/core/drift/symbols';
+import { packDeclaredNames, unpackDeclaredNames } from '../../../../src/adapters/treesitter/threadAnswers';
+import { TreeSitterParser } from '../../../../src/adapters/treesitter/treeSitterParser';
+
+describe('an outline from a parse thread (the repository map)', () => {
+  it('names every declaration with its kind and first line, and answers nothing else', async () => {
+    const parser = new TreeSitterParser();
+    await parser.prepare('a.py');
+    const packed = packDeclaredNames(parser.parse('a.py', 'import os\n\nclass Store:\n    def get(self):\n        return 1\n\ndef helper():\n    pass\n'));
+    const outline = unpackDeclaredNames(packed);
+    assert.deepEqual(outline.outline!().map(({ name, kind, startLine }) => [name, kind, startLine]), [['Store', 'class', 2], ['Store.get', 'method', 3], ['helper', 'function', 6]]);
+    assert.equal(outline.get('helper'), undefined);
+    assert.throws(() => outline.symbols, /Only the outline/);
+    // Drift's wanted names are never answered by an outline, nor an outline by drift's answers.
+    assert.equal(answersWanted(outline, { names: ['helper'] }), false);
+    assert.equal(answersWanted(outline, { names: [], outline: true }), true);
+    assert.equal(answersWanted({ partial: { names: new Set(['helper']), wholeFile: true } }, { names: [], outline: true }), false);
+    assert.equal(answersWanted({}, { names: [], outline: true }), true, 'a whole parse answers everything');
+    assert.deepEqual(unpackDeclaredNames('').outline!(), []);
+  });
+});

@@ -1,0 +1,110 @@
+import * as assert from 'node:assert/strict';
+import type { SymbolKind } from '../../../../src/core/drift/symbols';
+import type { FileFacts } from '../../../../src/core/map/fileFacts';
+import { identifierCounts } from '../../../../src/core/map/identifiers';
+import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
+
+/** A file declaring `declares` (functions unless a kind is given) and using `uses` once each. */
+function file(path: string, declares: (string | [string, SymbolKind])[], uses: string[] = []): FileFacts {
+  const definitions = declares.map((entry, line) => {
+    const [name, kind] = typeof entry === 'string' ? [entry, 'function' as const] : entry;
+    return { name, kind, line, signature: `function ${name}()` };
+  });
+  const references = new Map<string, number>();
+  for (const name of [...declares.map((entry) => (typeof entry === 'string' ? entry : entry[0])), ...uses]) references.set(name, (references.get(name) ?? 0) + 1);
+  return { path, digest: path, definitions, references };
+}
+
+const noFocus = { files: new Set<string>(), names: new Set<string>() };
+
+describe('rankFiles', () => {
+  // hub.ts declares what four other files use; leaf.ts is used by one of them.
+  const repo = [
+    file('src/a.ts', ['handleA'], ['HubService', 'hubConfig']),
+    file('src/b.ts', ['handleB'], ['HubService', 'leafHelper']),
+    file('src/c.ts', ['handleC'], ['HubService', 'hubConfig']),
+    file('src/d.ts', ['handleD'], ['hubConfig']),
+    file('src/hub.ts', ['HubService', 'hubConfig'], []),
+    file('src/leaf.ts', ['leafHelper'], []),
+    file('src/lonely.ts', ['nobodyUsesThis'], []),
+  ];
+
+  it('ranks the file every other file uses first, and a file nothing uses below the files used', () => {
+    const ranked = rankFiles(repo, noFocus);
+    assert.equal(ranked[0].path, 'src/hub.ts');
+    assert.equal(ranked[1].path, 'src/leaf.ts');
+    const sum = ranked.reduce((total, entry) => total + entry.rank, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-6, `ranks sum to 1, not ${sum}`);
+    assert.ok(ranked.find((entry) => entry.path === 'src/lonely.ts')!.rank < ranked[1].rank);
+  });
+
+  it('orders a file\'s declarations by how much they are used', () => {
+    const hub = rankFiles(repo, noFocus).find((entry) => entry.path === 'src/hub.ts')!;
+    assert.deepEqual(hub.definitions.map((entry) => entry.definition.name), ['hubConfig', 'HubService']);
+    assert.ok(hub.definitions[0].rank > hub.definitions[1].rank);
+  });
+
+  it('moves focused files, and files declaring focused names, up', () => {
+    const byFile = rankFiles(repo, { files: new Set(['src/lonely.ts']), names: new Set() });
+    assert.equal(byFile[0].path, 'src/lonely.ts');
+    const byName = rankFiles(repo, { files: new Set(), names: new Set(['leafHelper']) });
+    assert.equal(byName[0].path, 'src/leaf.ts');
+    const byUser = rankFiles(repo, { files: new Set(['src/b.ts']), names: new Set() });
+    const plain = rankFiles(repo, noFocus);
+    assert.equal(byUser[0].path, 'src/b.ts');
+    assert.ok(byUser.find((entry) => entry.path === 'src/leaf.ts')!.rank > plain.find((entry) => entry.path === 'src/leaf.ts')!.rank, 'what the focused file uses moves up too');
+  });
+
+  it('reads a name a file declares itself as its own, and a variable named after a class declared elsewhere as a binding to it', () => {
+    const ranked = rankFiles([
+      file('lib/router.ts', [['Router', 'class']]),
+      // Scripts that bind Router (`const { Router } = require(...)`) and each declare their own `files`.
+      ...Array.from({ length: 4 }, (_, i) => file(`scripts/s${i}.mjs`, [['Router', 'variable'], ['files', 'variable']], ['Router', 'files'])),
+      file('lib/files.ts', [['files', 'variable']]),
+    ], noFocus);
+    assert.equal(ranked[0].path, 'lib/router.ts');
+    assert.ok(ranked.find((entry) => entry.path === 'lib/files.ts')!.rank <= ranked.find((entry) => entry.path === 'scripts/s0.mjs')!.rank + 1e-12, 'no script links to lib/files.ts: each uses its own files');
+  });
+
+  it('leaves out names declared in very many files (they link everything to everything)', () => {
+    const many = Array.from({ length: 30 }, (_, i) => file(`m/f${i}.py`, ['run'], []));
+    const ranked = rankFiles([...many, file('main.py', ['main'], ['run'])], noFocus);
+    const ranks = ranked.filter((entry) => entry.path.startsWith('m/')).map((entry) => entry.rank);
+    assert.ok(Math.max(...ranks) - Math.min(...ranks) < 1e-12, 'no edge to any of them');
+  });
+
+  it('ranks again after a save as it ranks afresh, reusing its graph only while the declarations are the same', () => {
+    const ranker = new FileRanker();
+    ranker.rank(repo, noFocus);
+    const same = (a: ReturnType<typeof rankFiles>, b: ReturnType<typeof rankFiles>) => {
+      assert.deepEqual(a.map((entry) => entry.path), b.map((entry) => entry.path));
+      a.forEach((entry, i) => assert.ok(Math.abs(entry.rank - b[i].rank) < 1e-4, entry.path));
+      assert.deepEqual(a.map((entry) => entry.definitions.map((d) => d.definition.name)), b.map((entry) => entry.definitions.map((d) => d.definition.name)));
+    };
+    // d.ts now uses leafHelper three times (a save that declares nothing new).
+    const saved = repo.map((facts) => (facts.path === 'src/d.ts' ? file('src/d.ts', ['handleD'], ['hubConfig', 'leafHelper', 'leafHelper', 'leafHelper']) : facts));
+    same(ranker.rank(saved, noFocus), rankFiles(saved, noFocus));
+    // leaf.ts now declares hubConfig too: the graph is made anew.
+    const declared = saved.map((facts) => (facts.path === 'src/leaf.ts' ? file('src/leaf.ts', ['leafHelper', 'hubConfig']) : facts));
+    same(ranker.rank(declared, noFocus), rankFiles(declared, noFocus));
+    const focus = { files: new Set(['src/a.ts']), names: new Set<string>() };
+    same(ranker.rank(declared, focus), rankFiles(declared, focus));
+  });
+
+  it('ranks an empty repository as nothing', () => {
+    assert.deepEqual(rankFiles([], noFocus), []);
+  });
+});
+
+describe('identifierCounts', () => {
+  it('counts identifiers of two characters or more, not numbers\' letters', () => {
+    const counts = identifierCounts('const fooBar = $el + 0x1F + x; fooBar(_id, a1b2, "fooBar")');
+    assert.equal(counts.get('fooBar'), 3);
+    assert.equal(counts.get('$el'), 1);
+    assert.equal(counts.get('_id'), 1);
+    assert.equal(counts.get('a1b2'), 1);
+    assert.equal(counts.get('x'), undefined);
+    assert.equal(counts.get('x1F'), undefined);
+    assert.equal(counts.get('F'), undefined);
+  });
+});
