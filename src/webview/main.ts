@@ -221,16 +221,10 @@ function updateBanner(): void {
       el('span', { text: 'Restricted Mode: chat is offline-only. Answers come from searching the wiki, and nothing is sent to a model.' }),
     ]));
   } else if (host.offline) {
-    const setUp = textButton('Set up a model', { class: 'secondary set-up-model' }, 'sparkle');
+    const setUp = textButton('Set up a model', { class: 'secondary set-up-model', title: 'Anthropic, OpenAI or a compatible server, Azure OpenAI, Ollama on this machine, or a VS Code model' }, 'sparkle');
     setUp.addEventListener('click', () => post({ type: 'runCommand', command: 'repoWiki.setUpModel' }));
-    const setKey = textButton('Set API key', { class: 'secondary set-api-key' }, 'key');
-    setKey.addEventListener('click', () => post({ type: 'runCommand', command: 'repoWiki.setApiKey' }));
-    banner.replaceChildren(el('div', { class: 'banner offline' }, [
-      icon('info'),
-      el('span', { text: 'Offline answers — set up a model for written answers: Anthropic, OpenAI or a compatible server, Azure OpenAI, Ollama on this machine, or a VS Code model.' }),
-      setUp,
-      setKey,
-    ]));
+    // Kept to one short line and one button: a tall banner squeezes the composer in a short pane.
+    banner.replaceChildren(el('div', { class: 'banner offline' }, [icon('info'), el('span', { text: 'Offline answers — set up a model for written ones.' }), setUp]));
   } else {
     banner.replaceChildren();
   }
