@@ -6,7 +6,7 @@ import type { WikiTool } from '../tools/tool';
 import { titleFromQuestion, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, carriedPriorTurns, catalog, type PromptSettings } from './prompt';
-import { describeModel, fitPrompt } from './promptBudget';
+import { describeModel, fitPrompt, type PromptBudget } from './promptBudget';
 import { summarisePriorTurns } from './summary';
 import { isConfident, retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
 import { runToolLoop, type ToolLoopEvents, type ToolLoopResult } from './toolLoop';
@@ -164,13 +164,17 @@ export class AnswerEngine {
     let streamed = '';
     const loopEvents: ToolLoopEvents = { ...events, onText: (delta) => { streamed += delta; events.onText(delta); } };
     const loopSettings = { ...settings, maxTokens: fit.budget.outputTokens, inputLimit: fit.budget.inputTokens, countTokens: traits!.countTokens };
-    const loop = (maxPriorTurns: number) => runToolLoop(choice.model, { ...build(maxPriorTurns, fit.budget), tools, settings: loopSettings, steps }, loopEvents, signal);
+    let budget = fit.budget;
+    const loop = (maxPriorTurns: number) => runToolLoop(choice.model, { ...build(maxPriorTurns, budget), tools, settings: loopSettings, steps }, loopEvents, signal);
     const usage = { inputTokens: 0, outputTokens: 0 };
     try {
       if (fallenOut) {
         summary = await this.priorSummary(choice.model, { priorTurns, fallenOut, kept: request.priorSummary, save: request.onSummary, model: settings.model, inputChars: fit.budget.inputTokens * 3 }, usage, signal);
         if (summary) context.summarisedPriorTurns = fallenOut;
         else context.unsummarisedPriorTurns = { count: fallenOut, reason: 'failed' };
+        // The summary joins the prompt: the catalog and pages make room for it, the turns carried stay the same.
+        const keepTurns = (maxPriorTurns: number, next: PromptBudget) => build(maxPriorTurns, { ...next, priorTurnsTokens: fit.budget.priorTurnsTokens });
+        if (summary) budget = { ...fitPrompt(traits!, settings.maxTokens, specs, keepTurns, settings.maxPriorTurns).budget, priorTurnsTokens: fit.budget.priorTurnsTokens };
       }
       let result: ToolLoopResult;
       try {

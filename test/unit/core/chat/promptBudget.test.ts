@@ -36,3 +36,41 @@ describe('prompt budgets per model window', () => {
     assert.deepEqual([budget.catalogTokens, budget.pagesTokens, budget.priorTurnsTokens, budget.outputTokens], [4000, 12_000, 8000, 2048]);
   });
 });
+
+describe('the chat on a model with a 4,096-token window', () => {
+  it('keeps every request within the window, the summary of earlier turns and the tool results included', async () => {
+    const { ChatService } = await import('../../../../src/core/chat/chatService');
+    const { Wiki } = await import('../../../../src/core/wiki/wiki');
+    const { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText } = await import('../../../support/fakes');
+    const fs = new MemoryFileSystem();
+    for (let i = 0; i < 300; i++) fs.write(`/ws/.wiki/pages/retry-${i}.md`, pageText(`Retries in module ${i}`, `How module ${i} retries requests. `.repeat(200)));
+    const wiki = new Wiki('/ws', fs, fixedClock());
+    const pages = await wiki.loadPages();
+    const sizes: number[] = [];
+    let calls = 0;
+    const model = {
+      describe: async () => small,
+      async complete(request: import('../../../../src/core/llm/languageModel').CompletionRequest) {
+        sizes.push(Math.ceil(requestTokens(estimate, request) * 1.2) + request.maxTokens);
+        calls++;
+        // Every second request reads code, so tool results join the prompt.
+        const tools = request.tools?.length && request.toolChoice !== 'none' && calls % 2 === 1;
+        return tools
+          ? { text: '', toolCalls: [{ id: `c${calls}`, name: 'read_code', input: {} }], model: 'ollama/tiny', inputTokens: 1, outputTokens: 1, stopReason: 'tool_use' }
+          : { text: `Answer ${calls}: ${'retries back off exponentially. '.repeat(60)}`, model: 'ollama/tiny', inputTokens: 1, outputTokens: 1, stopReason: 'end_turn' };
+      },
+    };
+    const readCode = { name: 'read_code', label: () => 'Read code', description: 'Reads code.', inputSchema: { type: 'object' }, run: async () => ({ ok: true, text: 'export function retry() {}\n'.repeat(2000), summary: 'lines' }) };
+    const chat = new ChatService({
+      store: new MemoryConversationStore(), pages: async () => pages, chooseModel: async () => ({ model }), tools: () => [readCode as never], now: () => new Date('2026-11-27T10:00:00Z'),
+      settings: () => ({ model: 'ollama/tiny', maxTokens: 2048, maxPriorTurns: 5, priorAnswerChars: 2000, pagesPerTurn: 5, maxToolRounds: 3, toolTokenBudget: 150_000 }),
+    });
+    let conversationId: string | undefined;
+    for (let turn = 0; turn < 8; turn++) {
+      const result = await chat.ask({ conversationId, question: `How does module ${turn} retry requests after a timeout?` }, { onText: () => undefined });
+      conversationId = result.conversation.id;
+    }
+    assert.ok(sizes.length > 8);
+    assert.ok(sizes.every((size) => size <= 4096), `largest request ${Math.max(...sizes)} tokens`);
+  });
+});
