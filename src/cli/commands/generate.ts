@@ -21,7 +21,7 @@ export const DEFAULT_GENERATE_BUDGET = 200_000;
 /** `repo-wiki generate`: the librarian drafts the wiki from the code; see `generateCommand`. */
 export const generate: CliCommand = {
   name: 'generate',
-  summary: 'the librarian drafts the wiki from the code, page by page',
+  summary: 'the librarian drafts the wiki from the code',
   description:
     'From the repository map, the manifests, the README and docs/ the librarian proposes an outline of 8 to 30 pages (.wiki/generate.json can add notes and required pages), then writes each page reading the code with its tools; ' +
     'a page whose citations do not resolve goes back once, then is rejected. Pages already generated are skipped, so a run stopped by the budget or Ctrl+C resumes. ' +
