@@ -139,7 +139,11 @@ async function preparePage(deps: GenerateDeps, page: OutlinePage, reply: string)
   if (plan.corroborate.length) problems.push({ path: '$.corroborate', message: 'must be empty: a generated page only writes itself' });
   if (problems.length) return { changes: [], notes: [], problems };
   const pages = await deps.wiki.loadPages();
-  return preparePlan(plan, deps.wiki, pages, stampedAt(deps.resolver, deps.commit), { sources: [generateSource(page.slug)], today: deps.today });
+  const prepared = await preparePlan(plan, deps.wiki, pages, stampedAt(deps.resolver, deps.commit), { sources: [generateSource(page.slug)], today: deps.today });
+  // A page the wiki already holds is only corroborated by ingest; here it would be a page not written.
+  const writes = prepared.changes.some((change) => change.slug === page.slug && (change.kind === 'create' || change.kind === 'update'));
+  if (!prepared.problems.length && !writes) return { ...prepared, changes: [], problems: [{ path: '$.pages', message: `does not write "${page.slug}": ${prepared.notes.join(' ') || 'the plan changes nothing'} Write what this page alone covers.` }] };
+  return prepared;
 }
 
 /** The resolver whose anchors name the commit the code was verified at. */

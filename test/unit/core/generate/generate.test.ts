@@ -148,6 +148,15 @@ describe('generate: writing the pages', () => {
     assert.equal(await wiki.readPage('page-1'), undefined);
   });
 
+  it('a page the wiki already holds (a duplicate) counts as not written, not as written', async () => {
+    const wiki = await emptyWiki({ 'pipeline-notes': pageText('Title of page-1', '# Pipeline\n') });
+    const outline = outlinePages(1);
+    const model = new ScriptedModel([pagePlan('page-1'), pagePlan('page-1')]);
+    const report = await writePages(deps(wiki, model), outline, outline, '');
+    assert.deepEqual(report.written, []);
+    assert.match(report.rejected[0].problems[0].message, /does not write "page-1": .*already in the wiki as \[\[pipeline-notes\]\]/);
+  });
+
   it('a repaired plan is written', async () => {
     const wiki = await emptyWiki();
     const outline = outlinePages(1);
