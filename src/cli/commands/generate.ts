@@ -61,7 +61,7 @@ const DOCS = { folder: 'docs', files: 20, maxBytes: 256 * 1024, charsPerFile: 60
 /**
  * Drafts the outline, prints it, and writes its pages only with --yes or after a yes on a terminal;
  * one `generate` line is logged for a run that wrote. Exit 0 when the run ends (a page rejected or
- * the budget spent included: both are reported), 2 when it cannot start, 130 on Ctrl+C.
+ * the budget spent included: both are reported), 2 when it cannot start or the model fails, 130 on Ctrl+C.
  */
 export async function generateCommand(core: LocalCore, options: GenerateCliOptions, io: Io): Promise<number> {
   const { wiki } = core;
@@ -151,6 +151,9 @@ function printReport(report: GenerateReport, budget: TokenBudget, io: Io): numbe
   } else if (report.stopped?.reason === 'cancelled') {
     io.err(`Cancelled; the ${report.written.length} page(s) written stay. Run again to resume.`);
     return 130;
+  } else if (report.stopped?.reason === 'failed') {
+    io.err(`repo-wiki generate: stopped, the model failed: ${report.stopped.message} The ${report.written.length} page(s) written stay; run again to resume.`);
+    return 2;
   }
   return 0;
 }

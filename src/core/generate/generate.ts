@@ -70,8 +70,8 @@ export interface GenerateProgress {
 export interface GenerateReport {
   written: string[];
   rejected: { slug: string; problems: PlanProblem[] }[];
-  /** Why the run ended before the last page: the budget would have been overrun, or it was cancelled. */
-  stopped?: { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' };
+  /** Why the run ended before the last page: the budget would have been overrun, it was cancelled, or no model answered. */
+  stopped?: { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' } | { reason: 'failed'; message: string };
   /** Pages of the run not attempted (after a stop). */
   notAttempted: string[];
   model: string;
@@ -97,7 +97,7 @@ export async function writePages(deps: GenerateDeps, outline: readonly OutlinePa
         else report.written.push(page.slug);
       } catch (error) {
         if (error instanceof BudgetExhaustedError) report.stopped = { reason: 'budget', needed: error.needed, left: error.left };
-        else if (error instanceof LlmError && error.kind === 'cancelled') report.stopped = { reason: 'cancelled' };
+        else if (error instanceof LlmError) report.stopped = error.kind === 'cancelled' ? { reason: 'cancelled' } : { reason: 'failed', message: error.message };
         else throw error;
       }
     }

@@ -191,6 +191,18 @@ describe('generate: writing the pages', () => {
     assert.equal(model.requests.length, 0);
   });
 
+  it('a model that fails stops the run with its message, keeping the pages written', async () => {
+    const wiki = await emptyWiki();
+    const outline = outlinePages(2);
+    const scripted = new ScriptedModel([pagePlan('page-1')]);
+    let calls = 0;
+    const failing: LanguageModel = { complete: (request, callbacks, signal) => (++calls > 1 ? Promise.reject(new LlmError('overloaded', 'The API is overloaded.')) : scripted.complete(request, callbacks, signal)) };
+    const report = await writePages(deps(wiki, failing), outline, outline, '');
+    assert.deepEqual(report.written, ['page-1']);
+    assert.deepEqual(report.stopped, { reason: 'failed', message: 'The API is overloaded.' });
+    assert.deepEqual(report.notAttempted, ['page-2']);
+  });
+
   it('Ctrl+C stops the run cleanly, keeping the pages written', async () => {
     const wiki = await emptyWiki();
     const outline = outlinePages(3);
