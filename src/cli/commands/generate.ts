@@ -112,7 +112,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
       return 0;
     }
     const report = await writePages(deps, outline, write, steering.notes, controller.signal, {
-      onPage: ({ index, total, page }) => io.err(`writing ${index + 1}/${total}: ${page.slug}`),
+      onPage: ({ index, total, slug }) => io.err(`writing ${index + 1}/${total}: ${slug}`),
       onRepair: ({ problems }) => io.err(`  sent back for repair: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`),
       onToolStep: ({ label, step }) => step && io.err(`  ${label}`),
       onRetry: ({ delayMs, status }) => io.err(`the API is busy (${status || 'no connection'}); retrying in ${Math.ceil(delayMs / 1000)} s`),

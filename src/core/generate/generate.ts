@@ -61,8 +61,8 @@ export async function draftOutline(deps: GenerateDeps, input: OutlineInput, sign
 }
 
 export interface GenerateProgress {
-  onPage?(info: { index: number; total: number; page: OutlinePage }): void;
-  onRepair?(info: { page: OutlinePage; problems: readonly PlanProblem[] }): void;
+  onPage?(info: { index: number; total: number; slug: string }): void;
+  onRepair?(info: { slug: string; problems: readonly PlanProblem[] }): void;
   onToolStep?(event: ToolStepEvent): void;
   onRetry?(info: { attempt: number; delayMs: number; status: number }): void;
 }
@@ -90,7 +90,7 @@ export async function writePages(deps: GenerateDeps, outline: readonly OutlinePa
     if (signal?.aborted) {
       report.stopped = { reason: 'cancelled' };
     } else {
-      progress.onPage?.({ index, total: toWrite.length, page });
+      progress.onPage?.({ index, total: toWrite.length, slug: page.slug });
       try {
         const outcome = await writePage(deps, outline, page, notes, report, signal, progress);
         if ('problems' in outcome) report.rejected.push({ slug: page.slug, problems: outcome.problems });
@@ -118,31 +118,31 @@ async function writePage(deps: GenerateDeps, outline: readonly OutlinePage[], pa
   for (let attempt = 0; ; attempt++) {
     const answer = await runToolLoop(model, { system: prompt.system, messages, tools: deps.tools, settings, steps: [] }, { onText: () => undefined, onToolStep: progress.onToolStep, onRetry: progress.onRetry }, signal);
     report.model = answer.model;
-    const prepared = await preparePage(deps, page, answer.text);
+    const prepared = await preparePage(deps, page.slug, answer.text, [generateSource(page.slug)]);
     if (!prepared.problems.length) {
       await wiki.exclusive((writes) => writeChangesLocked(wiki, writes, prepared.changes));
       return { written: true };
     }
     if (attempt >= 1) return { problems: prepared.problems };
-    progress.onRepair?.({ page, problems: prepared.problems });
+    progress.onRepair?.({ slug: page.slug, problems: prepared.problems });
     messages = [...messages, { role: 'assistant', content: answer.text }, { role: 'user', content: repairMessage(prepared.problems) }];
   }
 }
 
-/** The reply as page changes, through ingest's validation; the plan must write exactly this page. */
-async function preparePage(deps: GenerateDeps, page: OutlinePage, reply: string): Promise<PreparedPlan> {
+/** The reply as page changes, through ingest's validation; the plan must write exactly the page `slug`, recording `sources`. */
+export async function preparePage(deps: GenerateDeps, slug: string, reply: string, sources: readonly string[]): Promise<PreparedPlan> {
   const parsed = parsePlan(reply);
   if ('problems' in parsed) return { changes: [], notes: [], problems: parsed.problems };
   const { plan } = parsed;
   const problems: PlanProblem[] = [];
-  if (plan.pages.length !== 1 || plan.pages[0].slug !== page.slug) problems.push({ path: '$.pages', message: `must hold exactly one page, with the slug "${page.slug}"` });
+  if (plan.pages.length !== 1 || plan.pages[0].slug !== slug) problems.push({ path: '$.pages', message: `must hold exactly one page, with the slug "${slug}"` });
   if (plan.corroborate.length) problems.push({ path: '$.corroborate', message: 'must be empty: a generated page only writes itself' });
   if (problems.length) return { changes: [], notes: [], problems };
   const pages = await deps.wiki.loadPages();
-  const prepared = await preparePlan(plan, deps.wiki, pages, stampedAt(deps.resolver, deps.commit), { sources: [generateSource(page.slug)], today: deps.today });
+  const prepared = await preparePlan(plan, deps.wiki, pages, stampedAt(deps.resolver, deps.commit), { sources, today: deps.today });
   // A page the wiki already holds is only corroborated by ingest; here it would be a page not written.
-  const writes = prepared.changes.some((change) => change.slug === page.slug && (change.kind === 'create' || change.kind === 'update'));
-  if (!prepared.problems.length && !writes) return { ...prepared, changes: [], problems: [{ path: '$.pages', message: `does not write "${page.slug}": ${prepared.notes.join(' ') || 'the plan changes nothing'} Write what this page alone covers.` }] };
+  const writes = prepared.changes.some((change) => change.slug === slug && (change.kind === 'create' || change.kind === 'update'));
+  if (!prepared.problems.length && !writes) return { ...prepared, changes: [], problems: [{ path: '$.pages', message: `does not write "${slug}": ${prepared.notes.join(' ') || 'the plan changes nothing'} Write what this page alone covers.` }] };
   return prepared;
 }
 
