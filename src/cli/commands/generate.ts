@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { isFileAccessError, isNotAFile } from '../../core/errors';
 import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
-import type { GenerateReport, GenerateSettings } from '../../core/generate/generate';
+import type { GenerateProgress, GenerateReport, GenerateSettings } from '../../core/generate/generate';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
 import { NO_STEERING, parseSteering, STEERING_FILE, type Steering } from '../../core/generate/steering';
@@ -25,12 +25,14 @@ export const generate: CliCommand = {
   description:
     'From the repository map, the manifests, the README and docs/ the librarian proposes an outline of 8 to 30 pages (.wiki/generate.json can add notes and required pages), then writes each page reading the code with its tools; ' +
     'a page whose citations do not resolve goes back once, then is rejected. Pages already generated are skipped, so a run stopped by the budget or Ctrl+C resumes. ' +
+    '--update sends only the pages with drift (changed, moved, renamed or missing code), each with the diff of its changed citations, for the smallest edit or a re-stamp. ' +
     `It writes after a yes on a terminal, or with --yes. It needs ${MODEL_ENVIRONMENT}.`,
   usage: '',
   workspace: 'wiki',
   options: [
     { name: 'yes', description: 'write the pages without asking' },
     { name: 'dry-run', description: 'print the outline and the pages to write; write nothing' },
+    { name: 'update', description: 'revisit only the pages whose cited code drifted, with its diff' },
     { name: 'budget', value: 'N', default: String(DEFAULT_GENERATE_BUDGET), description: 'the most input and output tokens the run may spend' },
     ...MODEL_OPTIONS,
   ],
@@ -41,7 +43,7 @@ export const generate: CliCommand = {
       io.err(`repo-wiki generate: --budget must be a positive whole number of tokens, not "${given.slice(0, 40)}".`);
       return 2;
     }
-    return generateCommand(await core(), { models: { model: value('model'), fallbacks: values('fallback') }, yes: flag('yes'), dryRun: flag('dry-run'), budget }, io);
+    return generateCommand(await core(), { models: { model: value('model'), fallbacks: values('fallback') }, yes: flag('yes'), dryRun: flag('dry-run'), update: flag('update'), budget }, io);
   },
 };
 
@@ -49,6 +51,8 @@ export interface GenerateCliOptions {
   models: ModelFlags;
   yes: boolean;
   dryRun: boolean;
+  /** Revisit the pages with drift instead of drafting an outline. */
+  update: boolean;
   budget: number;
 }
 
@@ -80,6 +84,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
+    if (options.update) return await (await import('./generateUpdate')).updateCommand(core, { ...deps, restamp: async (slug, citations) => void (await core.drift.stamp(slug, { citations: [...citations] })) }, options, io, controller.signal);
     io.err('generate: drafting the outline');
     let outline: OutlinePage[];
     try {
@@ -111,12 +116,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
       io.err(process.stdin.isTTY ? 'Not written.' : 'Not written: pass --yes to write these pages without a terminal.');
       return 0;
     }
-    const report = await writePages(deps, outline, write, steering.notes, controller.signal, {
-      onPage: ({ index, total, slug }) => io.err(`writing ${index + 1}/${total}: ${slug}`),
-      onRepair: ({ problems }) => io.err(`  sent back for repair: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`),
-      onToolStep: ({ label, step }) => step && io.err(`  ${label}`),
-      onRetry: ({ delayMs, status }) => io.err(`the API is busy (${status || 'no connection'}); retrying in ${Math.ceil(delayMs / 1000)} s`),
-    });
+    const report = await writePages(deps, outline, write, steering.notes, controller.signal, progressOn(io, 'writing'));
     await wiki.appendLog({
       op: 'generate',
       pages: report.written,
@@ -134,25 +134,49 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   }
 }
 
+/** Per-page progress on stderr. */
+export function progressOn(io: Io, verb: string): GenerateProgress {
+  return {
+    onPage: ({ index, total, slug }) => io.err(`${verb} ${index + 1}/${total}: ${slug}`),
+    onRepair: ({ problems }) => io.err(`  sent back for repair: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`),
+    onToolStep: ({ label, step }) => step && io.err(`  ${label}`),
+    onRetry: ({ delayMs, status }) => io.err(`the API is busy (${status || 'no connection'}); retrying in ${Math.ceil(delayMs / 1000)} s`),
+  };
+}
+
 function printOutline(outline: readonly OutlinePage[], done: ReadonlySet<string>, io: Io): void {
   io.out(`Outline (${outline.length} pages):`);
   for (const page of outline) io.out(`${done.has(page.slug) ? 'written' : 'to write'}  ${page.slug}  ${page.title}: ${page.purpose}`);
 }
 
 function printReport(report: GenerateReport, budget: TokenBudget, io: Io): number {
-  for (const { slug, problems } of report.rejected) {
+  const rejected = printRejected(report.rejected, io);
+  io.out(`Written: ${report.written.length} page(s)${rejected}. ${spent(budget, report.model)}`);
+  return printStop(report, report.written.length, io);
+}
+
+/** Each rejected page and its problems on stderr; the summary's clause about them. */
+export function printRejected(rejected: GenerateReport['rejected'], io: Io): string {
+  for (const { slug, problems } of rejected) {
     io.err(`rejected ${slug}:`);
     for (const problem of problems) io.err(`  ${problem.path}: ${problem.message}`);
   }
-  const rejected = report.rejected.length ? `; rejected ${report.rejected.length} (${report.rejected.map((page) => page.slug).join(', ')}): run again to retry them` : '';
-  io.out(`Written: ${report.written.length} page(s)${rejected}. ${budget.requests} request(s), ${budget.inputTokens} input and ${budget.outputTokens} output tokens of a budget of ${budget.limit} (${report.model}).`);
+  return rejected.length ? `; rejected ${rejected.length} (${rejected.map((page) => page.slug).join(', ')}): run again to retry them` : '';
+}
+
+export function spent(budget: TokenBudget, model: string): string {
+  return `${budget.requests} request(s), ${budget.inputTokens} input and ${budget.outputTokens} output tokens of a budget of ${budget.limit} (${model}).`;
+}
+
+/** Why the run stopped early, if it did, on stderr; the exit code. */
+export function printStop(report: Pick<GenerateReport, 'stopped' | 'notAttempted'>, written: number, io: Io): number {
   if (report.stopped?.reason === 'budget') {
     io.err(`Stopped before the budget ran out: the next request could take ${report.stopped.needed} tokens and ${report.stopped.left} are left. ${report.notAttempted.length} page(s) not written; run again (with a larger --budget) to resume.`);
   } else if (report.stopped?.reason === 'cancelled') {
-    io.err(`Cancelled; the ${report.written.length} page(s) written stay. Run again to resume.`);
+    io.err(`Cancelled; the ${written} page(s) written stay. Run again to resume.`);
     return 130;
   } else if (report.stopped?.reason === 'failed') {
-    io.err(`repo-wiki generate: stopped, the model failed: ${report.stopped.message} The ${report.written.length} page(s) written stay; run again to resume.`);
+    io.err(`repo-wiki generate: stopped, the model failed: ${report.stopped.message} The ${written} page(s) written stay; run again to resume.`);
     return 2;
   }
   return 0;
