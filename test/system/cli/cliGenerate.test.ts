@@ -110,7 +110,8 @@ describe('repo-wiki generate', function () {
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stdout, /written {2}gen-1 /);
     assert.match(resumed.stderr, /writing 1\/7: gen-2/);
-    assert.ok(!mock.requests.slice(3).some((request) => JSON.stringify(request.body.messages).includes('<page slug=\\"gen-1\\"')), 'the page written is not asked for again');
+    const asked = (slug: string) => mock.requests.slice(3).some((request) => JSON.stringify(request.body.messages).includes(`<page slug=\\"${slug}\\"`));
+    assert.ok(asked('gen-2') && !asked('gen-1'), 'the page written is not asked for again');
     assert.equal(generateLines().length, 2);
     assert.ok(fs.existsSync(page('gen-8')));
   });
@@ -137,6 +138,29 @@ describe('repo-wiki generate', function () {
     assert.match(result.stderr, /the librarian needs a model \(.*\)\. Set --model provider\/model \(or REPO_WIKI_MODEL\) and that provider's key: ANTHROPIC_API_KEY/);
     assert.equal(logText(), before);
     assert.deepEqual(fs.readdirSync(path.join(ws, '.wiki', 'pages')).filter((name) => name.startsWith('gen-')), []);
+  });
+
+  it('--update sends only the page whose cited method changed, with the diff since its commit, and re-stamps it', async () => {
+    // Both pages that cite the store record the commit they were verified at.
+    const slug = 'errors-become-responses-at-the-edge';
+    const reviewed = await cli(['drift', '--workspace', ws, '--review', slug, '--review', 'testing-handlers-in-process'], {});
+    assert.equal(reviewed.code, 0, reviewed.stdout + reviewed.stderr);
+    execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'commit', '-qam', 'stamped'], { cwd: ws });
+    const todos = path.join(ws, 'src', 'todos.ts');
+    fs.writeFileSync(todos, fs.readFileSync(todos, 'utf8').replace('    todo.done = done;\n', '    todo.done = done;\n    todo.completedAt = Date.now();\n'));
+    const restamp = { text: JSON.stringify({ pages: [], corroborate: [], links: [] }) };
+    mock.script(restamp);
+    const result = await cli(['generate', '--update', '--workspace', ws, '--yes'], env());
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`Pages with drift \\(1\\):\\n  ${slug}  body-changed src/todos.ts:TodoStore.complete\\n`));
+    assert.equal(mock.requests.length, 1, 'untouched pages are never sent');
+    assert.match(sent(0), /\+ {4}todo\.completedAt = Date\.now\(\);/, 'the model receives the diff of the method');
+    assert.ok(!/<page slug=\\"(request-pipeline|header-names-are-lower-cased|middleware-conventions|router-trailing-slashes|testing-handlers-in-process)/.test(sent(0)), 'no other page is sent');
+    assert.match(result.stdout, /Updated: 0 page\(s\); re-stamped: 1\./);
+    const [line] = generateLines();
+    assert.deepEqual([line.update, line.restamped], [true, [slug]]);
+    const drift = await cli(['drift', '--workspace', ws, '--format', 'json'], {});
+    assert.deepEqual(JSON.parse(drift.stdout).issues, [], 'the re-stamped page has no drift left');
   });
 
   it('refuses a bad .wiki/generate.json naming the field, before asking the model', async () => {
