@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { isFileAccessError, isNotAFile } from '../../core/errors';
 import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
-import type { GenerateProgress, GenerateReport, GenerateSettings } from '../../core/generate/generate';
+import type { GenerateReport, GenerateSettings } from '../../core/generate/generate';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
 import { NO_STEERING, parseSteering, STEERING_FILE, type Steering } from '../../core/generate/steering';
@@ -12,7 +12,8 @@ import type { LocalCore } from '../../adapters/localCore';
 import type { CliCommand } from '../command';
 import { confirm } from '../confirm';
 import type { Io } from '../io';
-import { missingModels, MODEL_ENVIRONMENT, modelFromEnv, type ModelFlags } from '../model';
+import { missingModels, MODEL_ENVIRONMENT, modelFromEnv } from '../model';
+import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from '../generateReport';
 import { MODEL_OPTIONS } from '../options';
 
 /** Input and output tokens a run may spend unless --budget says otherwise. */
@@ -47,15 +48,6 @@ export const generate: CliCommand = {
   },
 };
 
-export interface GenerateCliOptions {
-  models: ModelFlags;
-  yes: boolean;
-  dryRun: boolean;
-  /** Revisit the pages with drift instead of drafting an outline. */
-  update: boolean;
-  budget: number;
-}
-
 const SETTINGS = { maxTokens: INGEST_DEFAULTS.maxOutputTokens, maxToolRounds: 8, toolTokenBudget: 60_000 } as const;
 /** The map's share of the outline prompt. */
 const OUTLINE_MAP_TOKENS = 4000;
@@ -84,7 +76,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    if (options.update) return await (await import('./generateUpdate')).updateCommand(core, { ...deps, restamp: async (slug, citations) => void (await core.drift.stamp(slug, { citations: [...citations] })) }, options, io, controller.signal);
+    if (options.update) return await (await import('../generateUpdate')).updateCommand(core, { ...deps, restamp: async (slug, citations) => void (await core.drift.stamp(slug, { citations: [...citations] })) }, options, io, controller.signal);
     io.err('generate: drafting the outline');
     let outline: OutlinePage[];
     try {
@@ -134,16 +126,6 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   }
 }
 
-/** Per-page progress on stderr. */
-export function progressOn(io: Io, verb: string): GenerateProgress {
-  return {
-    onPage: ({ index, total, slug }) => io.err(`${verb} ${index + 1}/${total}: ${slug}`),
-    onRepair: ({ problems }) => io.err(`  sent back for repair: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`),
-    onToolStep: ({ label, step }) => step && io.err(`  ${label}`),
-    onRetry: ({ delayMs, status }) => io.err(`the API is busy (${status || 'no connection'}); retrying in ${Math.ceil(delayMs / 1000)} s`),
-  };
-}
-
 function printOutline(outline: readonly OutlinePage[], done: ReadonlySet<string>, io: Io): void {
   io.out(`Outline (${outline.length} pages):`);
   for (const page of outline) io.out(`${done.has(page.slug) ? 'written' : 'to write'}  ${page.slug}  ${page.title}: ${page.purpose}`);
@@ -153,33 +135,6 @@ function printReport(report: GenerateReport, budget: TokenBudget, io: Io): numbe
   const rejected = printRejected(report.rejected, io);
   io.out(`Written: ${report.written.length} page(s)${rejected}. ${spent(budget, report.model)}`);
   return printStop(report, report.written.length, io);
-}
-
-/** Each rejected page and its problems on stderr; the summary's clause about them. */
-export function printRejected(rejected: GenerateReport['rejected'], io: Io): string {
-  for (const { slug, problems } of rejected) {
-    io.err(`rejected ${slug}:`);
-    for (const problem of problems) io.err(`  ${problem.path}: ${problem.message}`);
-  }
-  return rejected.length ? `; rejected ${rejected.length} (${rejected.map((page) => page.slug).join(', ')}): run again to retry them` : '';
-}
-
-export function spent(budget: TokenBudget, model: string): string {
-  return `${budget.requests} request(s), ${budget.inputTokens} input and ${budget.outputTokens} output tokens of a budget of ${budget.limit} (${model}).`;
-}
-
-/** Why the run stopped early, if it did, on stderr; the exit code. */
-export function printStop(report: Pick<GenerateReport, 'stopped' | 'notAttempted'>, written: number, io: Io): number {
-  if (report.stopped?.reason === 'budget') {
-    io.err(`Stopped before the budget ran out: the next request could take ${report.stopped.needed} tokens and ${report.stopped.left} are left. ${report.notAttempted.length} page(s) not written; run again (with a larger --budget) to resume.`);
-  } else if (report.stopped?.reason === 'cancelled') {
-    io.err(`Cancelled; the ${written} page(s) written stay. Run again to resume.`);
-    return 130;
-  } else if (report.stopped?.reason === 'failed') {
-    io.err(`repo-wiki generate: stopped, the model failed: ${report.stopped.message} The ${written} page(s) written stay; run again to resume.`);
-    return 2;
-  }
-  return 0;
 }
 
 /** `.wiki/generate.json`, or no steering when there is none; a bad one stops the run with its field named. */

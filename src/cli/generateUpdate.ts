@@ -1,9 +1,9 @@
-import { updatePages, driftedPages, type UpdateDeps } from '../../core/generate/update';
-import type { LocalCore } from '../../adapters/localCore';
-import { confirm } from '../confirm';
-import type { Io } from '../io';
-import { citationDiffs } from './drift';
-import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from './generate';
+import { updatePages, driftedPages, type UpdateDeps } from '../core/generate/update';
+import type { LocalCore } from '../adapters/localCore';
+import { confirm } from './confirm';
+import type { Io } from './io';
+import { citationDiffs } from './commands/drift';
+import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from './generateReport';
 
 /**
  * `repo-wiki generate --update`: only the pages with drift go to the model, each with the diff of
