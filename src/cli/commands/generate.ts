@@ -66,7 +66,8 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
     io.err(`repo-wiki generate: the librarian needs a model (${missingModels(offer)}). Set ${MODEL_ENVIRONMENT}, then run it again. Nothing was written.`);
     return 2;
   }
-  const steering = await readSteering(core);
+  // The steering file shapes an outline; --update drafts none.
+  const steering = options.update ? NO_STEERING : await readSteering(core);
   const { draftOutline, writePages, OutlineRejectedError } = await import('../../core/generate/generate');
   const { headCommit } = await import('../../adapters/git/gitChanges');
   const budget = new TokenBudget(options.budget);
@@ -76,7 +77,10 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    if (options.update) return await (await import('../generateUpdate')).updateCommand(core, { ...deps, restamp: async (slug, citations) => void (await core.drift.stamp(slug, { citations: [...citations] })) }, options, io, controller.signal);
+    if (options.update) {
+      const restamp = async (slug: string, citations: readonly string[]) => void (await core.drift.stamp(slug, { citations: [...citations] }));
+      return await (await import('../generateUpdate')).updateCommand(core, { ...deps, restamp }, options, io, controller.signal);
+    }
     io.err('generate: drafting the outline');
     let outline: OutlinePage[];
     try {
