@@ -155,6 +155,8 @@ async function readSteering({ wiki, files }: LocalCore): Promise<Steering> {
 async function outlineFiles({ wiki, files }: LocalCore): Promise<{ path: string; text: string }[]> {
   const found: { path: string; text: string }[] = [];
   const read = async (relPath: string) => {
+    // README.md and readme.md are one file on a case-insensitive disk.
+    if (found.some((file) => file.path.toLowerCase() === relPath.toLowerCase())) return;
     try {
       const text = new TextDecoder().decode(await files.readFile(path.join(wiki.root, relPath), { maxBytes: DOCS.maxBytes }));
       found.push({ path: relPath, text: text.length > DOCS.charsPerFile ? `${text.slice(0, DOCS.charsPerFile)}\n[… cut]` : text });
