@@ -3,6 +3,7 @@ import { agentsMd } from './commands/agentsMd';
 import { backlinks } from './commands/backlinks';
 import { conversations } from './commands/conversations';
 import { drift } from './commands/drift';
+import { generate } from './commands/generate';
 import { hookInstall } from './commands/hookInstall';
 import { indexMerge } from './commands/indexMerge';
 import { indexRebuild } from './commands/indexRebuild';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CliCommand[] = [
   indexMerge,
   pageMerge,
   ingest,
+  generate,
   mcp,
   agentsMd,
   upkeep,

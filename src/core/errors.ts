@@ -36,6 +36,8 @@ export type WikiErrorCode =
   | 'newer-database'
   | 'store-busy'
   | 'plan-rejected'
+  | 'invalid-generate-file'
+  | 'outline-rejected'
   | 'proposal-not-found'
   | 'invalid-proposal'
   | 'proposals-full'

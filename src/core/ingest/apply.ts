@@ -22,6 +22,16 @@ export function applyChanges(wiki: Wiki, changes: readonly PageChange[], log: Om
 
 /** applyChanges for work that already holds the wiki's write lock (inside Wiki.exclusive): the same checks and writes. */
 export async function applyChangesLocked(wiki: Wiki, writes: WikiWrites, changes: readonly PageChange[], log: Omit<LogEntry, 'ts' | 'pages'>): Promise<AppliedChanges> {
+  const applied = await writeChangesLocked(wiki, writes, changes);
+  await wiki.appendLog({ ...log, pages: changes.map((change) => change.slug), ...applied });
+  return applied;
+}
+
+/**
+ * The checks and writes of applyChangesLocked without its log entry, for work that logs once for
+ * many of them (a generate run writes page after page, and logs one line at the end).
+ */
+export async function writeChangesLocked(wiki: Wiki, writes: WikiWrites, changes: readonly PageChange[]): Promise<AppliedChanges> {
   for (const change of changes) {
     const now = await wiki.readPageText(change.slug);
     if (now !== change.before) {
@@ -36,6 +46,5 @@ export async function applyChangesLocked(wiki: Wiki, writes: WikiWrites, changes
     bucket.push(change.slug);
   }
   if (changes.length) await writes.rebuildIndex();
-  await wiki.appendLog({ ...log, pages: changes.map((change) => change.slug), ...applied });
   return applied;
 }

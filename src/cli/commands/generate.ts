@@ -1,0 +1,192 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { isFileAccessError, isNotAFile } from '../../core/errors';
+import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
+import type { GenerateReport, GenerateSettings } from '../../core/generate/generate';
+import type { OutlinePage } from '../../core/generate/outline';
+import { pagesToWrite } from '../../core/generate/resume';
+import { NO_STEERING, parseSteering, STEERING_FILE, type Steering } from '../../core/generate/steering';
+import { INGEST_DEFAULTS } from '../../core/ingest/sources';
+import { isLlmError } from '../../core/llm/languageModel';
+import type { LocalCore } from '../../adapters/localCore';
+import type { CliCommand } from '../command';
+import { confirm } from '../confirm';
+import type { Io } from '../io';
+import { missingModels, MODEL_ENVIRONMENT, modelFromEnv } from '../model';
+import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from '../generateReport';
+import { MODEL_OPTIONS } from '../options';
+
+/** Input and output tokens a run may spend unless --budget says otherwise. */
+export const DEFAULT_GENERATE_BUDGET = 200_000;
+
+/** `repo-wiki generate`: the librarian drafts the wiki from the code; see `generateCommand`. */
+export const generate: CliCommand = {
+  name: 'generate',
+  summary: 'the librarian drafts the wiki from the code',
+  description:
+    'From the repository map, the manifests, the README and docs/ the librarian proposes an outline of 8 to 30 pages (.wiki/generate.json can add notes and required pages), then writes each page reading the code with its tools; ' +
+    'a page whose citations do not resolve goes back once, then is rejected. Pages already generated are skipped, so a run stopped by the budget or Ctrl+C resumes. ' +
+    '--update sends only the pages with drift (changed, moved, renamed or missing code), each with the diff of its changed citations, for the smallest edit or a re-stamp. ' +
+    `It writes after a yes on a terminal, or with --yes. It needs ${MODEL_ENVIRONMENT}.`,
+  usage: '',
+  workspace: 'wiki',
+  options: [
+    { name: 'yes', description: 'write the pages without asking' },
+    { name: 'dry-run', description: 'print the outline and the pages to write; write nothing' },
+    { name: 'update', description: 'revisit only the pages whose cited code drifted, with its diff' },
+    { name: 'budget', value: 'N', default: String(DEFAULT_GENERATE_BUDGET), description: 'the most input and output tokens the run may spend' },
+    ...MODEL_OPTIONS,
+  ],
+  async run({ flag, value, values, core }, io) {
+    const given = value('budget') ?? String(DEFAULT_GENERATE_BUDGET);
+    const budget = Number(given);
+    if (!/^\d+$/.test(given) || !Number.isSafeInteger(budget) || budget < 1) {
+      io.err(`repo-wiki generate: --budget must be a positive whole number of tokens, not "${given.slice(0, 40)}".`);
+      return 2;
+    }
+    return generateCommand(await core(), { models: { model: value('model'), fallbacks: values('fallback') }, yes: flag('yes'), dryRun: flag('dry-run'), update: flag('update'), budget }, io);
+  },
+};
+
+const SETTINGS = { maxTokens: INGEST_DEFAULTS.maxOutputTokens, maxToolRounds: 8, toolTokenBudget: 60_000 } as const;
+/** The map's share of the outline prompt. */
+const OUTLINE_MAP_TOKENS = 4000;
+const MANIFESTS = ['package.json', 'pyproject.toml', 'setup.py', 'requirements.txt', 'go.mod', 'Cargo.toml', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'Gemfile', 'composer.json', 'README.md', 'README', 'readme.md'];
+const DOCS = { folder: 'docs', files: 20, maxBytes: 256 * 1024, charsPerFile: 6000 } as const;
+
+/**
+ * Drafts the outline, prints it, and writes its pages only with --yes or after a yes on a terminal;
+ * one `generate` line is logged for a run that wrote. Exit 0 when the run ends (a page rejected or
+ * the budget spent included: both are reported), 2 when it cannot start or the model fails, 130 on Ctrl+C.
+ */
+export async function generateCommand(core: LocalCore, options: GenerateCliOptions, io: Io): Promise<number> {
+  const { wiki } = core;
+  const offer = await modelFromEnv(options.models);
+  if ('missing' in offer) {
+    io.err(`repo-wiki generate: the librarian needs a model (${missingModels(offer)}). Set ${MODEL_ENVIRONMENT}, then run it again. Nothing was written.`);
+    return 2;
+  }
+  // The steering file shapes an outline; --update drafts none.
+  const steering = options.update ? NO_STEERING : await readSteering(core);
+  const { draftOutline, writePages, OutlineRejectedError } = await import('../../core/generate/generate');
+  const { headCommit } = await import('../../adapters/git/gitChanges');
+  const budget = new TokenBudget(options.budget);
+  const settings: GenerateSettings = { model: offer.name, ...SETTINGS };
+  const deps = { wiki, model: offer.model, budget, resolver: core.drift, tools: core.tools(), settings, today: new Date().toISOString().slice(0, 10), commit: await headCommit(wiki.root) };
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    if (options.update) {
+      const restamp = async (slug: string, citations: readonly string[]) => void (await core.drift.stamp(slug, { citations: [...citations] }));
+      return await (await import('../generateUpdate')).updateCommand(core, { ...deps, restamp }, options, io, controller.signal);
+    }
+    io.err('generate: drafting the outline');
+    let outline: OutlinePage[];
+    try {
+      const input = { schema: (await wiki.readSchema()) ?? '', steering, map: (await core.map.map({ tokens: OUTLINE_MAP_TOKENS })).text, files: await outlineFiles(core), pages: await wiki.loadPages() };
+      outline = (await draftOutline(deps, input, controller.signal)).outline;
+    } catch (error) {
+      if (error instanceof BudgetExhaustedError) {
+        io.err(`repo-wiki generate: the outline request could take ${error.needed} tokens, more than the budget of ${options.budget}. Raise --budget, then run it again. Nothing was written.`);
+        return 2;
+      }
+      if (error instanceof OutlineRejectedError) for (const problem of error.problems) io.err(`  ${problem.path}: ${problem.message}`);
+      if (isLlmError(error) && error.kind === 'cancelled') {
+        io.err('repo-wiki generate: cancelled; nothing was written.');
+        return 130;
+      }
+      throw error;
+    }
+    const { write, done } = pagesToWrite(outline, await wiki.loadPages());
+    printOutline(outline, new Set(done.map((page) => page.slug)), io);
+    if (options.dryRun) {
+      io.out(`Would write ${write.length} page(s): ${write.map((page) => page.slug).join(', ') || 'none'}. Nothing was written (--dry-run).`);
+      return 0;
+    }
+    if (!write.length) {
+      io.out('Every page of the outline was written by an earlier run; nothing to write.');
+      return 0;
+    }
+    if (!options.yes && !(await confirm(`Write ${write.length} page(s) to ${wiki.dir}? [y/N] `))) {
+      io.err(process.stdin.isTTY ? 'Not written.' : 'Not written: pass --yes to write these pages without a terminal.');
+      return 0;
+    }
+    const report = await writePages(deps, outline, write, steering.notes, controller.signal, progressOn(io, 'writing'));
+    await wiki.appendLog({
+      op: 'generate',
+      pages: report.written,
+      written: report.written,
+      rejected: report.rejected.map((page) => page.slug),
+      ...(report.stopped ? { stopped: report.stopped.reason } : {}),
+      tokens: { input: budget.inputTokens, output: budget.outputTokens },
+      requests: budget.requests,
+      budget: budget.limit,
+      model: report.model,
+    });
+    return printReport(report, budget, io);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+function printOutline(outline: readonly OutlinePage[], done: ReadonlySet<string>, io: Io): void {
+  io.out(`Outline (${outline.length} pages):`);
+  for (const page of outline) io.out(`${done.has(page.slug) ? 'written' : 'to write'}  ${page.slug}  ${page.title}: ${page.purpose}`);
+}
+
+function printReport(report: GenerateReport, budget: TokenBudget, io: Io): number {
+  const rejected = printRejected(report.rejected, io);
+  io.out(`Written: ${report.written.length} page(s)${rejected}. ${spent(budget, report.model)}`);
+  return printStop(report, report.written.length, io);
+}
+
+/** `.wiki/generate.json`, or no steering when there is none; a bad one stops the run with its field named. */
+async function readSteering({ wiki, files }: LocalCore): Promise<Steering> {
+  try {
+    return parseSteering(new TextDecoder().decode(await files.readFile(path.join(wiki.dir, STEERING_FILE), { maxBytes: 64 * 1024 })));
+  } catch (error) {
+    if (isNotAFile(error)) return NO_STEERING;
+    throw error;
+  }
+}
+
+/** The manifests and README at the root, and the first files of docs/, each cut to size. */
+async function outlineFiles({ wiki, files }: LocalCore): Promise<{ path: string; text: string }[]> {
+  const found: { path: string; text: string }[] = [];
+  const read = async (relPath: string) => {
+    // README.md and readme.md are one file on a case-insensitive disk.
+    if (found.some((file) => file.path.toLowerCase() === relPath.toLowerCase())) return;
+    try {
+      const text = new TextDecoder().decode(await files.readFile(path.join(wiki.root, relPath), { maxBytes: DOCS.maxBytes }));
+      found.push({ path: relPath, text: text.length > DOCS.charsPerFile ? `${text.slice(0, DOCS.charsPerFile)}\n[… cut]` : text });
+    } catch (error) {
+      // Absent, too large or a secret: the outline does without it.
+      if (!isNotAFile(error) && !isFileAccessError(error)) throw error;
+    }
+  };
+  for (const name of MANIFESTS) await read(name);
+  for (const relPath of await docsFiles(wiki.root)) await read(relPath);
+  return found;
+}
+
+async function docsFiles(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (relDir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fsp.readdir(path.join(root, relDir), { withFileTypes: true });
+    } catch (error) {
+      if (isNotAFile(error)) return;
+      throw error;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (found.length >= DOCS.files) return;
+      const relPath = `${relDir}/${entry.name}`;
+      if (entry.isDirectory()) await walk(relPath);
+      else if (entry.isFile() && /\.(md|mdx|txt|rst)$/i.test(entry.name)) found.push(relPath);
+    }
+  };
+  await walk(DOCS.folder);
+  return found;
+}
