@@ -85,6 +85,16 @@ function forkKeeping(parent: ConversationRecord, kept: number, id: string, now: 
 }
 
 /**
+ * The range of turns the chat view's checked turns are (0-based indexes, as the view counts them),
+ * or a refusal that says what may be saved: one run of turns of this conversation.
+ */
+export function rangeOfTurnIndexes(indexes: readonly number[], turnCount: number): TurnRange {
+  const consecutive = indexes.length > 0 && indexes.every((index, i) => Number.isInteger(index) && (i === 0 || index === indexes[i - 1] + 1));
+  if (!consecutive) throw new WikiError('invalid-turns', 'The selected turns are not one run of turns.', 'Select turns next to each other (for example 2, 3 and 4): a page holds one run of a conversation.');
+  return parseTurnRange(`${indexes[0] + 1}-${indexes.at(-1)! + 1}`, turnCount);
+}
+
+/**
  * The part of a conversation that `conversations save --turns` files back: only those turns, titled
  * with their range, without the whole conversation's filed page (that page is the whole one's).
  */
