@@ -9,8 +9,10 @@ import { post, saveState, viewState } from './state';
 import { modelBadge, answerElement, copyText, pageLink, selectionRef, staleSlugs, stepElement, stepsElement, thinking, tokenCount, turnNotes, type SelectionRef } from './turnParts';
 
 type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
-/** A message that starts a turn, before it gets its request id (each member keeps its own fields). */
-type TurnRequest = Extract<WebviewToHost, { type: 'ask' | 'retry' | 'editQuestion' }> extends infer M ? (M extends { requestId: string } ? Omit<M, 'requestId'> : never) : never;
+/** Omit over each member of a union, so each keeps its own fields. */
+type WithoutRequestId<M> = M extends unknown ? Omit<M, 'requestId'> : never;
+/** A message that starts a turn, before it gets its request id. */
+type TurnRequest = WithoutRequestId<Extract<WebviewToHost, { type: 'ask' | 'retry' | 'editQuestion' }>>;
 
 export interface HostState {
   /** False until the first `state` message arrives. */
@@ -55,6 +57,8 @@ interface Pending {
 interface EditTarget {
   conversationId: string;
   turnIndex: number;
+  /** The conversation edited, which the view shows again if the edit fails (the host made no fork). */
+  original?: ConversationSummary;
 }
 
 /** A question whose answer failed; it was never stored, so "Retry" asks it again. */
@@ -290,6 +294,8 @@ export class ChatPanel {
     } else pending.answerEl.remove();
     pending.turnEl.classList.add('failed');
     const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId, edit: pending.edit };
+    // The fork of a failed edit is gone: the toolbar acts on the original again.
+    if (pending.edit?.original) this.conversation = pending.edit.original;
     this.failed = failed;
     const action = message.action === 'setUpModel'
       ? textButton('Set up a model', { class: 'error-action secondary' }, 'key')
@@ -350,8 +356,13 @@ export class ChatPanel {
       return;
     }
     const chip = this.composer.chip;
+    // After a failed edit the view shows the turns before the edited question: a question asked
+    // now takes its place, in a fork, as the edit would have. An edit carries no new selection, so
+    // one asked with a selection starts a new conversation rather than continue the original.
+    const failedEdit = this.failed?.edit;
     this.removeFailed();
-    this.start(question, { type: 'ask', question, conversationId: this.conversation?.id, selectionId: chip?.id }, chip && { path: chip.path, startLine: chip.startLine, endLine: chip.endLine });
+    if (failedEdit && !chip) this.start(question, { type: 'editQuestion', conversationId: failedEdit.conversationId, turnIndex: failedEdit.turnIndex, question });
+    else this.start(question, { type: 'ask', question, conversationId: failedEdit ? undefined : this.conversation?.id, selectionId: chip?.id }, chip && { path: chip.path, startLine: chip.startLine, endLine: chip.endLine });
     this.composer.clear();
     this.updateComposer();
   }
@@ -400,7 +411,7 @@ export class ChatPanel {
     turnEl.append(answerEl);
     this.messages.append(turnEl);
     const tailEl = el('div', { class: 'md-tail' });
-    const edit = message.type === 'editQuestion' ? { conversationId: message.conversationId, turnIndex: message.turnIndex } : undefined;
+    const edit = message.type === 'editQuestion' ? { conversationId: message.conversationId, turnIndex: message.turnIndex, original: this.conversation ?? undefined } : undefined;
     this.pending = { requestId, question, conversationId: message.conversationId, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, steps: new Map(), stepsEl, bodyEl, footerEl, retryLine, edit };
     this.updateRetryButtons();
     this.updateComposer();
@@ -412,7 +423,7 @@ export class ChatPanel {
     if (this.pending) return;
     this.removeFailed();
     // A failed edit left no fork behind: edit the same question of the original again.
-    if (failed.edit) this.start(failed.question, { type: 'editQuestion', ...failed.edit, question: failed.question });
+    if (failed.edit) this.start(failed.question, { type: 'editQuestion', conversationId: failed.edit.conversationId, turnIndex: failed.edit.turnIndex, question: failed.question });
     else this.start(failed.question, { type: 'ask', question: failed.question, conversationId: failed.conversationId ?? this.conversation?.id });
   }
 
