@@ -3,6 +3,7 @@ import { MAX_SEARCH_CHARS, MAX_TITLE_CHARS, type ConversationSummary, type Searc
 import { isTag, MAX_TAG_CHARS, normaliseTag } from '../shared/tags';
 import { el, icon, iconButton, inlineEdit } from './dom';
 import { clip, fullDate, highlightParts, relativeDate } from './format';
+import { familyRoot, lineageText } from './lineage';
 import { post, saveState } from './state';
 
 const PAGE_SIZE = 100;
@@ -306,30 +307,10 @@ export class HistoryPanel {
   }
 }
 
-/** "forked from “Auth flow” at turn 3": the item's parent, by title while it is still in the list. */
+/** "forked from “Auth flow” at turn 3", under a fork's title. */
 function lineage(item: ConversationSummary, items: readonly ConversationSummary[]): HTMLElement | undefined {
-  if (typeof item.parentConversationId !== 'string') return undefined;
-  const parent = items.find((other) => other.id === item.parentConversationId);
-  const from = parent ? `“${clip(String(parent.title), 60)}”` : 'a deleted conversation';
-  const at = Number(item.forkedAtTurn) > 0 ? `at turn ${Number(item.forkedAtTurn)}` : 'at its start';
-  return el('span', { class: 'lineage', text: `forked from ${from} ${at}` }, []);
-}
-
-/**
- * The oldest ancestor of `id` the list knows of, or the id of a deleted one: forks of one original
- * share it even when that original was deleted. A cycle (only from hand-edited data) stops the walk.
- */
-export function familyRoot(id: string, items: readonly ConversationSummary[]): string {
-  const parents = new Map(items.map((item) => [item.id, item.parentConversationId]));
-  const seen = new Set<string>();
-  let current = id;
-  while (!seen.has(current)) {
-    seen.add(current);
-    const parent = parents.get(current);
-    if (typeof parent !== 'string') return current;
-    current = parent;
-  }
-  return current;
+  const text = lineageText(item, items);
+  return text ? el('span', { class: 'lineage', text }) : undefined;
 }
 
 /** The item's tags, as far as they are tags (the host sends only valid ones; the view still checks). */
