@@ -3,7 +3,7 @@ import { MAX_SEARCH_CHARS, MAX_TITLE_CHARS, type ConversationSummary, type Searc
 import { isTag, MAX_TAG_CHARS, normaliseTag } from '../shared/tags';
 import { el, icon, iconButton, inlineEdit } from './dom';
 import { clip, fullDate, highlightParts, relativeDate } from './format';
-import { familyRoot, lineageText } from './lineage';
+import { familyRoots, lineageText } from './lineage';
 import { post, saveState } from './state';
 
 const PAGE_SIZE = 100;
@@ -26,6 +26,9 @@ export class HistoryPanel {
   private readonly more: HTMLButtonElement;
   private readonly tagFilter: HTMLSelectElement;
   private items: ConversationSummary[] = [];
+  /** Each listed conversation's family root, and the conversations that have forks. */
+  private roots = new Map<string, string>();
+  private forked = new Set<string>();
   /** Only conversations with this tag are listed ('' lists all). */
   private filterTag = '';
   /** Only this family is listed: conversations that share this root (an original and its forks). */
@@ -93,6 +96,8 @@ export class HistoryPanel {
 
   setConversations(items: readonly ConversationSummary[]): void {
     this.items = Array.isArray(items) ? items.filter((item) => item && typeof item.id === 'string') : [];
+    this.roots = familyRoots(this.items);
+    this.forked = new Set(this.items.flatMap((item) => (typeof item.parentConversationId === 'string' ? [item.parentConversationId] : [])));
     this.renderTagFilter();
     this.renderList();
     // Results may name a conversation that was just deleted or renamed: search again.
@@ -167,7 +172,7 @@ export class HistoryPanel {
     const focusId = active?.closest<HTMLElement>('.conversation-item')?.dataset.id;
     const focusClass = active?.classList.item(active.classList.length - 1);
     const family = this.family;
-    const listed = this.items.filter((item) => (!this.filterTag || tagsOf(item).includes(this.filterTag)) && (!family || familyRoot(item.id, this.items) === family));
+    const listed = this.items.filter((item) => (!this.filterTag || tagsOf(item).includes(this.filterTag)) && (!family || this.roots.get(item.id) === family));
     this.renderFamilyBar();
     const visible = listed.slice(0, this.shown);
     this.list.replaceChildren(...visible.map((item) => this.itemElement(item)));
@@ -181,7 +186,7 @@ export class HistoryPanel {
 
   /** Lists only the family of `id`; undefined lists every conversation again. */
   private showFamily(id: string | undefined): void {
-    this.family = id === undefined ? undefined : familyRoot(id, this.items);
+    this.family = id === undefined ? undefined : this.roots.get(id);
     this.shown = PAGE_SIZE;
     this.renderList();
     (id === undefined ? this.list.querySelector<HTMLElement>('button') : this.familyBar.querySelector<HTMLElement>('button'))?.focus();
@@ -190,7 +195,7 @@ export class HistoryPanel {
   private renderFamilyBar(): void {
     const root = this.family;
     // A family whose every conversation was deleted: back to all.
-    if (root && !this.items.some((item) => familyRoot(item.id, this.items) === root)) this.family = undefined;
+    if (root && !this.items.some((item) => this.roots.get(item.id) === root)) this.family = undefined;
     this.familyBar.hidden = !this.family;
     if (!this.family) return;
     const original = this.items.find((item) => item.id === root);
@@ -280,7 +285,7 @@ export class HistoryPanel {
     remove.addEventListener('click', () => post({ type: 'delete', conversationId: item.id }));
 
     // An original with forks, or a fork: "family" lists them together.
-    const related = item.parentConversationId || this.items.some((other) => other.parentConversationId === item.id);
+    const related = typeof item.parentConversationId === 'string' || this.forked.has(item.id);
     const familyLink = related && !this.family ? el('button', { class: 'family-link link-button', text: 'family', title: `Show “${shortTitle}” with the conversations forked from the same one`, attrs: { type: 'button' } }) : undefined;
     familyLink?.addEventListener('click', () => this.showFamily(item.id));
 

@@ -12,18 +12,24 @@ export function lineageText(item: ConversationSummary, items: readonly Conversat
 }
 
 /**
- * The oldest ancestor of `id` the list knows of, or the id of a deleted one: forks of one original
- * share it even when that original was deleted. A cycle (only from hand-edited data) stops the walk.
+ * Each conversation's family root: its oldest ancestor the list knows of, or the id of a deleted
+ * one, so forks of one original share it even when that original was deleted. One pass with memo;
+ * a cycle of parents (only from hand-edited data) stops the walk.
  */
-export function familyRoot(id: string, items: readonly ConversationSummary[]): string {
+export function familyRoots(items: readonly ConversationSummary[]): Map<string, string> {
   const parents = new Map(items.map((item) => [item.id, item.parentConversationId]));
-  const seen = new Set<string>();
-  let current = id;
-  while (!seen.has(current)) {
-    seen.add(current);
-    const parent = parents.get(current);
-    if (typeof parent !== 'string') return current;
-    current = parent;
+  const roots = new Map<string, string>();
+  for (const item of items) {
+    const path = new Set<string>();
+    let current = item.id;
+    while (!roots.has(current) && !path.has(current)) {
+      path.add(current);
+      const parent = parents.get(current);
+      if (typeof parent !== 'string') break;
+      current = parent;
+    }
+    const root = roots.get(current) ?? current;
+    for (const id of path) roots.set(id, root);
   }
-  return current;
+  return roots;
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ConversationSummary } from '../../../src/shared/protocol';
-import { familyRoot, lineageText } from '../../../src/webview/lineage';
+import { familyRoots, lineageText } from '../../../src/webview/lineage';
 
 const item = (id: string, title: string, parent?: string, at?: number): ConversationSummary => ({
   id, title, updated: '2026-11-22T10:00:00.000Z', turnCount: 3, ...(parent ? { parentConversationId: parent, forkedAtTurn: at } : {}),
@@ -25,14 +25,24 @@ describe('webview: forks in the history', () => {
   });
 
   it('a family is an original with its forks and their forks, even when the original was deleted', () => {
-    const family = (id: string) => items.filter((other) => familyRoot(other.id, items) === familyRoot(id, items)).map((other) => other.id);
+    const roots = familyRoots(items);
+    const family = (id: string) => items.filter((other) => roots.get(other.id) === roots.get(id)).map((other) => other.id);
     assert.deepEqual(family('fork-b'), ['auth', 'fork-a', 'fork-b', 'edit-first']);
     assert.deepEqual(family('orphan-2'), ['orphan-1', 'orphan-2']);
     assert.deepEqual(family('other'), ['other']);
   });
 
   it('stops on a cycle of parents (hand-edited data) instead of looping', () => {
-    const cycle = [item('a', 'A', 'b', 1), item('b', 'B', 'a', 1)];
-    assert.ok(['a', 'b'].includes(familyRoot('a', cycle)));
+    const cycle = [item('a', 'A', 'b', 1), item('b', 'B', 'a', 1), item('c', 'C', 'a', 1)];
+    const roots = familyRoots(cycle);
+    assert.equal(new Set(roots.values()).size, 1, 'one family');
+  });
+
+  it('finds every root in one pass over a long chain', () => {
+    const chain = Array.from({ length: 5000 }, (_, i) => item(`c${i}`, `C${i}`, i ? `c${i - 1}` : undefined, 1)).reverse();
+    const started = Date.now();
+    const roots = familyRoots(chain);
+    assert.ok(Date.now() - started < 1000);
+    assert.equal(roots.get('c4999'), 'c0');
   });
 });
