@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MODEL_DEFAULTS } from '../../core/defaults';
 import { ChatService, type AskEvents, type AskResult, type ModelChoice } from '../../core/chat/chatService';
-import { MAX_TAGS, tagSet, type Conversation, type ConversationRecord, type ConversationStore, type SelectionContext, type ToolStep, type Turn } from '../../core/chat/conversation';
+import { MAX_TAGS, PLACEHOLDER_TITLE_SOURCES, tagSet, type Conversation, type ConversationRecord, type ConversationStore, type SelectionContext, type ToolStep, type Turn } from '../../core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
 import { fileBackConversation, fileBackTurns } from '../../core/chat/fileBack';
 import { rangeOfTurnIndexes } from '../../core/chat/lineage';
@@ -116,7 +116,7 @@ export class ChatController implements vscode.Disposable {
       const failed = result.turn.context.attempts ?? [];
       if (failed.length) this.services.output.warn(`Answered by ${answeredBy(result.turn.model, failed)}. ${failed.map((attempt) => `${attempt.model}: ${attempt.message}`).join(' ')}`);
       await this.postConversations();
-      await this.proposeTitle(chat, result.conversation.id, controller.signal);
+      await this.proposeTitle(chat, result.conversation, controller.signal);
     } catch (error) {
       this.post({ type: 'turnFailed', requestId, ...failure(error) });
       if (error instanceof WikiError) this.services.output.warn(`Chat turn refused: ${error.userMessage}`);
@@ -128,11 +128,13 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** After the answer is shown, so the title call never delays it; the conversation list carries the new title. */
-  private async proposeTitle(chat: ChatService, conversationId: string, signal: AbortSignal): Promise<void> {
+  private async proposeTitle(chat: ChatService, conversation: Conversation, signal: AbortSignal): Promise<void> {
+    // Most turns have a title already: skip reading the conversation again for them.
+    if (!conversation.titleSource || !PLACEHOLDER_TITLE_SOURCES.includes(conversation.titleSource)) return;
     try {
-      if (await chat.proposeTitle(conversationId, signal)) await this.postConversations();
+      if (await chat.proposeTitle(conversation.id, signal)) await this.postConversations();
     } catch (error) {
-      this.services.output.warn(`Titling conversation ${conversationId}: ${error instanceof Error ? error.message : String(error)}. It keeps the title it has.`);
+      this.services.output.warn(`Titling conversation ${conversation.id}: ${error instanceof Error ? error.message : String(error)}. It keeps the title it has.`);
     }
   }
 
