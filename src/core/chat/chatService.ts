@@ -331,7 +331,7 @@ export class ChatService {
    * After an answer, replaces a placeholder title (the first question, or a fork's parent title)
    * with one the model proposes from the turn just answered; offline, a fork is titled after that
    * question instead. A title the user gave is never replaced, nor one already proposed.
-   * Resolves with the conversation when its title changed.
+   * Resolves with the conversation when a title was proposed.
    */
   async proposeTitle(conversationId: string, signal?: AbortSignal): Promise<Conversation | undefined> {
     const store = this.deps.store;
@@ -351,8 +351,9 @@ export class ChatService {
     }
     // A fork that could not get a model's title still gets its own, from the question it went on with.
     if (!proposed && source === 'fork') proposed = { title: titleFromQuestion(turn.question), source: 'question' };
-    if (!proposed || proposed.title === record.conversation.title) return undefined;
-    return (await store.proposeTitle(conversationId, proposed.title, proposed.source)) ? (await store.get(conversationId))?.conversation : undefined;
+    // Recorded even when it equals the placeholder, so the title is settled and never asked for again.
+    if (!proposed || !(await store.proposeTitle(conversationId, proposed.title, proposed.source))) return undefined;
+    return (await store.get(conversationId))?.conversation;
   }
 
   /** The conversation asked to continue (`existing`), or a new one. */

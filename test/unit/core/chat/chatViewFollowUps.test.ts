@@ -125,6 +125,17 @@ describe('chat view: titles', () => {
     assert.equal((await store.get(id))!.conversation.title, 'Token refresh flow');
   });
 
+  it('a proposed title that equals the question still settles it: no second title call', async () => {
+    const model = new ScriptedModel(['Refreshed by the middleware.', 'How are tokens refreshed?', 'It expires.']);
+    const { store, chat } = await setUp({ model });
+    const id = await conversationOf(chat, ['How are tokens refreshed?']);
+    assert.equal((await chat.proposeTitle(id))?.titleSource, 'model');
+    await chat.ask({ conversationId: id, question: 'And when it expires?' }, quiet);
+    assert.equal(await chat.proposeTitle(id), undefined);
+    assert.equal(model.requests.length, 3);
+    assert.equal((await store.get(id))!.conversation.title, 'How are tokens refreshed?');
+  });
+
   it('never replaces a title the user renamed, and does not even ask the model', async () => {
     const model = new ScriptedModel(['Refreshed by the middleware.']);
     const { store, chat } = await setUp({ model });
