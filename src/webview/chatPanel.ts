@@ -616,7 +616,7 @@ export class ChatPanel {
       const at = Number(this.conversation?.forkedAtTurn) || 0;
       const openParent = textButton('Open the original', { class: 'link-button' });
       openParent.addEventListener('click', () => this.open(parent));
-      this.messages.prepend(el('div', { class: 'fork-note' }, [icon('repo-forked'), el('span', { text: at ? `A fork: it shares the first ${at} turn${at === 1 ? '' : 's'} with the original.` : 'A fork of another conversation.' }), openParent]));
+      this.messages.prepend(el('div', { class: 'fork-note' }, [icon('repo-forked'), el('span', { text: at ? `A fork: it shares its first ${at === 1 ? 'turn' : `${at} turns`} with the original.` : 'A fork: it went another way from the first question.' }), openParent]));
     }
   }
 
