@@ -11,6 +11,8 @@ export const MAX_QUESTION_CHARS = 20_000;
 export const MAX_TITLE_CHARS = 200;
 export const MAX_SEARCH_CHARS = 500;
 export const MAX_COPY_CHARS = 1_000_000;
+/** No conversation has more turns than this; a turn index at or past it is refused outright. */
+export const MAX_TURNS = 10_000;
 
 export interface ConversationSummary {
   id: string;
@@ -22,6 +24,9 @@ export interface ConversationSummary {
   inputTokens?: number;
   outputTokens?: number;
   tags?: string[];
+  /** Set on a fork: the conversation it came from, and how many of its turns the fork started with. */
+  parentConversationId?: string;
+  forkedAtTurn?: number;
 }
 
 /** One tool call of an answer: what the model looked up, and (collapsed) what it read. */
@@ -97,6 +102,8 @@ export type WebviewToHost =
   | { type: 'ask'; requestId: string; conversationId?: string; question: string; selectionId?: string }
   | { type: 'stop'; requestId: string }
   | { type: 'retry'; requestId: string; conversationId: string }
+  /** Ask question `turnIndex` (0-based) again, edited: the host forks before it; the original stays. */
+  | { type: 'editQuestion'; requestId: string; conversationId: string; turnIndex: number; question: string }
   | { type: 'newConversation' }
   | { type: 'openConversation'; conversationId: string }
   | { type: 'search'; query: string }
@@ -107,6 +114,8 @@ export type WebviewToHost =
   | { type: 'undoDelete'; conversationId: string }
   | { type: 'export'; conversationId: string; format: 'markdown' | 'json' }
   | { type: 'saveToWiki'; conversationId: string }
+  /** Save only these turns (0-based, ascending, consecutive) as a page of their own. */
+  | { type: 'saveTurns'; conversationId: string; turnIndexes: number[] }
   | { type: 'openPage'; slug: string }
   | { type: 'openCitation'; citation: string }
   | { type: 'copy'; text: string }
@@ -135,6 +144,10 @@ type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value);
 const isText = (max: number) => (value: unknown): value is string => typeof value === 'string' && value.length <= max;
+const isTurnIndex = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_TURNS;
+/** Turn indexes in ascending order, no gaps: one run of turns, as a page holds it. */
+const isTurnRun = (value: unknown): value is number[] =>
+  Array.isArray(value) && value.length > 0 && value.length <= MAX_TURNS && value.every((index, i) => isTurnIndex(index) && (i === 0 || index === value[i - 1] + 1));
 const isSlug = (value: unknown): value is string => typeof value === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) && value.length <= 80;
 
 /** Checks that `message` has exactly these keys (optional ones may be absent) and each passes its check. */
@@ -153,6 +166,8 @@ const WEBVIEW_MESSAGES: Record<WebviewToHost['type'], [Record<string, (v: unknow
   ask: [{ requestId: isId, question: (v) => isText(MAX_QUESTION_CHARS)(v) && v.trim().length > 0 }, { conversationId: isId, selectionId: isId }],
   stop: [{ requestId: isId }],
   retry: [{ requestId: isId, conversationId: isId }],
+  // The host also checks the index against the conversation's turns.
+  editQuestion: [{ requestId: isId, conversationId: isId, turnIndex: isTurnIndex, question: (v) => isText(MAX_QUESTION_CHARS)(v) && v.trim().length > 0 }],
   newConversation: [{}],
   openConversation: [{ conversationId: isId }],
   search: [{ query: isText(MAX_SEARCH_CHARS) }],
@@ -164,6 +179,7 @@ const WEBVIEW_MESSAGES: Record<WebviewToHost['type'], [Record<string, (v: unknow
   undoDelete: [{ conversationId: isId }],
   export: [{ conversationId: isId, format: (v) => v === 'markdown' || v === 'json' }],
   saveToWiki: [{ conversationId: isId }],
+  saveTurns: [{ conversationId: isId, turnIndexes: isTurnRun }],
   openPage: [{ slug: isSlug }],
   // The host resolves the citation and refuses anything outside the workspace.
   openCitation: [{ citation: isText(500) }],

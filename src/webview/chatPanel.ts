@@ -9,6 +9,10 @@ import { post, saveState, viewState } from './state';
 import { modelBadge, answerElement, copyText, pageLink, selectionRef, staleSlugs, stepElement, stepsElement, thinking, tokenCount, turnNotes, type SelectionRef } from './turnParts';
 
 type Message<T extends HostToWebview['type']> = Extract<HostToWebview, { type: T }>;
+/** Omit over each member of a union, so each keeps its own fields. */
+type WithoutRequestId<M> = M extends unknown ? Omit<M, 'requestId'> : never;
+/** A message that starts a turn, before it gets its request id. */
+type TurnRequest = WithoutRequestId<Extract<WebviewToHost, { type: 'ask' | 'retry' | 'editQuestion' }>>;
 
 export interface HostState {
   /** False until the first `state` message arrives. */
@@ -45,6 +49,16 @@ interface Pending {
   bodyEl: HTMLElement;
   footerEl: HTMLElement;
   retryLine: HTMLElement;
+  /** Set when this is an edited question: asked in a fork of that conversation, before that turn. */
+  edit?: EditTarget;
+}
+
+/** The question an edit replaces: the fork holds the turns before it. */
+interface EditTarget {
+  conversationId: string;
+  turnIndex: number;
+  /** The conversation edited, which the view shows again if the edit fails (the host made no fork). */
+  original?: ConversationSummary;
 }
 
 /** A question whose answer failed; it was never stored, so "Retry" asks it again. */
@@ -52,6 +66,7 @@ interface Failed {
   turnEl: HTMLElement;
   question: string;
   conversationId?: string;
+  edit?: EditTarget;
 }
 
 /** Long questions and titles are shown in full up to here. */
@@ -80,6 +95,10 @@ export class ChatPanel {
   /** Scrolled to after the next `conversation` (a search hit). */
   private revealTurn?: { conversationId: string; turnIndex: number };
 
+  /** Turns checked for "Save selected turns" (0-based), while choosing them. */
+  private selecting?: Set<number>;
+  private readonly selectBar: HTMLElement;
+
   private renderQueued = false;
   private nextRenderAt = 0;
   private scrollTimer?: number;
@@ -88,7 +107,8 @@ export class ChatPanel {
   constructor(private readonly changed: () => void, private readonly notify: (message: string) => void) {
     this.messages = el('div', { id: 'messages', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' } });
     this.composer = new Composer({ submit: () => this.submit(), stop: () => this.stop(), changed: () => this.updateComposer() });
-    this.root = el('section', { id: 'chat-panel', class: 'panel', attrs: { 'aria-label': 'Chat' } }, [this.messages, this.composer.element]);
+    this.selectBar = el('div', { class: 'select-bar', hidden: true, attrs: { role: 'toolbar', 'aria-label': 'Save selected turns' } });
+    this.root = el('section', { id: 'chat-panel', class: 'panel', attrs: { 'aria-label': 'Chat' } }, [this.messages, this.selectBar, this.composer.element]);
     this.messages.addEventListener('scroll', () => {
       if (this.scrollTimer !== undefined) return;
       this.scrollTimer = window.setTimeout(() => {
@@ -135,6 +155,7 @@ export class ChatPanel {
       this.endPending();
     }
     this.failed = undefined;
+    this.endSelecting();
     this.conversation = message.conversation ?? null;
     this.turns = Array.isArray(message.turns) ? message.turns : [];
     saveState({ conversationId: this.conversation?.id });
@@ -272,7 +293,9 @@ export class ChatPanel {
       this.renderPendingBody(pending);
     } else pending.answerEl.remove();
     pending.turnEl.classList.add('failed');
-    const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId };
+    const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId, edit: pending.edit };
+    // The fork of a failed edit is gone: the toolbar acts on the original again.
+    if (pending.edit?.original) this.conversation = pending.edit.original;
     this.failed = failed;
     const action = message.action === 'setUpModel'
       ? textButton('Set up a model', { class: 'error-action secondary' }, 'key')
@@ -316,6 +339,7 @@ export class ChatPanel {
     this.conversation = null;
     this.turns = [];
     this.failed = undefined;
+    this.endSelecting();
     saveState({ conversationId: undefined, scrollTop: 0 });
     this.renderAll();
     this.changed();
@@ -332,8 +356,13 @@ export class ChatPanel {
       return;
     }
     const chip = this.composer.chip;
+    // After a failed edit the view shows the turns before the edited question: a question asked
+    // now takes its place, in a fork, as the edit would have. An edit carries no new selection, so
+    // one asked with a selection starts a new conversation rather than continue the original.
+    const failedEdit = this.failed?.edit;
     this.removeFailed();
-    this.start(question, { type: 'ask', question, conversationId: this.conversation?.id, selectionId: chip?.id }, chip && { path: chip.path, startLine: chip.startLine, endLine: chip.endLine });
+    if (failedEdit && !chip) this.start(question, { type: 'editQuestion', conversationId: failedEdit.conversationId, turnIndex: failedEdit.turnIndex, question });
+    else this.start(question, { type: 'ask', question, conversationId: failedEdit ? undefined : this.conversation?.id, selectionId: chip?.id }, chip && { path: chip.path, startLine: chip.startLine, endLine: chip.endLine });
     this.composer.clear();
     this.updateComposer();
   }
@@ -370,7 +399,7 @@ export class ChatPanel {
 
   // ---- turns ------------------------------------------------------------------------------
 
-  private start(question: string, message: Omit<Extract<WebviewToHost, { type: 'ask' }>, 'requestId'> | Omit<Extract<WebviewToHost, { type: 'retry' }>, 'requestId'>, selection?: SelectionRef): void {
+  private start(question: string, message: TurnRequest, selection?: SelectionRef): void {
     const requestId = newRequestId();
     post({ ...message, requestId } as WebviewToHost);
     if (!this.turns.length) this.messages.replaceChildren(); // the welcome goes
@@ -382,7 +411,8 @@ export class ChatPanel {
     turnEl.append(answerEl);
     this.messages.append(turnEl);
     const tailEl = el('div', { class: 'md-tail' });
-    this.pending = { requestId, question, conversationId: 'conversationId' in message ? message.conversationId : undefined, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, steps: new Map(), stepsEl, bodyEl, footerEl, retryLine };
+    const edit = message.type === 'editQuestion' ? { conversationId: message.conversationId, turnIndex: message.turnIndex, original: this.conversation ?? undefined } : undefined;
+    this.pending = { requestId, question, conversationId: message.conversationId, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, steps: new Map(), stepsEl, bodyEl, footerEl, retryLine, edit };
     this.updateRetryButtons();
     this.updateComposer();
     this.scrollToBottom();
@@ -392,7 +422,114 @@ export class ChatPanel {
   private retryFailed(failed: Failed): void {
     if (this.pending) return;
     this.removeFailed();
-    this.start(failed.question, { type: 'ask', question: failed.question, conversationId: failed.conversationId ?? this.conversation?.id });
+    // A failed edit left no fork behind: edit the same question of the original again.
+    if (failed.edit) this.start(failed.question, { type: 'editQuestion', conversationId: failed.edit.conversationId, turnIndex: failed.edit.turnIndex, question: failed.question });
+    else this.start(failed.question, { type: 'ask', question: failed.question, conversationId: failed.conversationId ?? this.conversation?.id });
+  }
+
+  /**
+   * Asks an edited question `turnIndex` in a fork: the view shows the turns before it and the new
+   * answer; the host keeps the original conversation as it was.
+   */
+  private sendEdit(turn: TurnView, question: string): void {
+    const conversationId = this.conversation?.id;
+    if (this.pending || !conversationId || !this.host.hasWiki) return;
+    if (question.length > MAX_QUESTION_CHARS) {
+      this.notify(`A question can be at most ${MAX_QUESTION_CHARS.toLocaleString()} characters; this one has ${question.length.toLocaleString()}.`);
+      return;
+    }
+    this.removeFailed();
+    this.endSelecting();
+    this.turns = this.turns.slice(0, turn.index);
+    this.renderAll();
+    this.start(question, { type: 'editQuestion', conversationId, turnIndex: turn.index, question }, turn.selection);
+  }
+
+  /** Swaps a question for a text box; Enter asks the edit in a fork, Escape puts the question back. */
+  private editQuestion(turn: TurnView, questionEl: HTMLElement): void {
+    if (this.pending) return;
+    const original = String(turn.question ?? '');
+    const input = el('textarea', { class: 'edit-question', attrs: { 'aria-label': `Edit question ${turn.index + 1}; Enter asks it in a fork, Escape cancels`, rows: '3', maxlength: String(MAX_QUESTION_CHARS) } });
+    input.value = original;
+    const send = textButton('Ask in a fork', { class: 'edit-send', title: 'Forks the conversation before this question and asks the edited one there; the original stays as it is' }, 'repo-forked');
+    const cancel = textButton('Cancel', { class: 'edit-cancel secondary' });
+    const editor = el('div', { class: 'message question editing' }, [input, el('div', { class: 'edit-actions' }, [send, cancel])]);
+    const close = () => {
+      editor.replaceWith(questionEl);
+      questionEl.querySelector<HTMLElement>('.edit')?.focus();
+    };
+    const submit = () => {
+      const question = input.value.trim();
+      if (!question) return;
+      if (question === original.trim()) {
+        close();
+        return;
+      }
+      this.sendEdit(turn, question);
+    };
+    send.addEventListener('click', submit);
+    cancel.addEventListener('click', close);
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        submit();
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        close();
+      }
+    });
+    questionEl.replaceWith(editor);
+    input.focus();
+  }
+
+  // ---- saving selected turns --------------------------------------------------------------
+
+  /** Shows a checkbox on every turn, `first` checked, and the bar that saves them. */
+  private startSelecting(first: number): void {
+    if (this.pending || !this.conversation) return;
+    this.selecting = new Set([first]);
+    this.messages.classList.add('selecting');
+    for (const box of Array.from(this.messages.querySelectorAll<HTMLInputElement>('.turn-check'))) box.checked = Number(box.dataset.index) === first;
+    this.renderSelectBar();
+    this.messages.querySelector<HTMLInputElement>(`.turn-check[data-index="${first}"]`)?.focus();
+  }
+
+  private endSelecting(): void {
+    if (!this.selecting) return;
+    this.selecting = undefined;
+    this.messages.classList.remove('selecting');
+    this.selectBar.hidden = true;
+  }
+
+  private toggleTurn(index: number, checked: boolean): void {
+    if (!this.selecting) return;
+    if (checked) this.selecting.add(index);
+    else this.selecting.delete(index);
+    this.renderSelectBar();
+  }
+
+  private renderSelectBar(): void {
+    const count = this.selecting?.size ?? 0;
+    const save = textButton('Save to wiki', { class: 'select-save', title: 'Save the checked turns as a page of their own; saving the same turns again updates it' }, 'save');
+    save.disabled = count === 0 || !this.host.trusted;
+    save.addEventListener('click', () => this.saveSelected());
+    const cancel = textButton('Cancel', { class: 'select-cancel secondary' });
+    cancel.addEventListener('click', () => this.endSelecting());
+    this.selectBar.replaceChildren(el('span', { class: 'select-count', text: `${count} turn${count === 1 ? '' : 's'} selected`, attrs: { 'aria-live': 'polite' } }), save, cancel);
+    this.selectBar.hidden = false;
+  }
+
+  private saveSelected(): void {
+    const conversationId = this.conversation?.id;
+    const indexes = [...(this.selecting ?? [])].sort((a, b) => a - b);
+    if (!conversationId || !indexes.length) return;
+    if (indexes.some((index, i) => i > 0 && index !== indexes[i - 1] + 1)) {
+      this.notify('Select turns next to each other: a page holds one run of a conversation.');
+      return;
+    }
+    post({ type: 'saveTurns', conversationId, turnIndexes: indexes });
+    this.endSelecting();
   }
 
   private removeFailed(): void {
@@ -470,10 +607,17 @@ export class ChatPanel {
 
   private renderFiledNote(): void {
     this.messages.querySelector('.filed-note')?.remove();
+    this.messages.querySelector('.fork-note')?.remove();
+    if (!this.turns.length) return;
     const slug = this.conversation?.filedPage;
-    if (!slug || !this.turns.length) return;
-    const note = el('div', { class: 'filed-note' }, [icon('book'), el('span', { text: 'Saved to the wiki as ' }), pageLink({ slug, title: `[[${slug}]]`, stale: false })]);
-    this.messages.prepend(note);
+    if (slug) this.messages.prepend(el('div', { class: 'filed-note' }, [icon('book'), el('span', { text: 'Saved to the wiki as ' }), pageLink({ slug, title: `[[${slug}]]`, stale: false })]));
+    const parent = this.conversation?.parentConversationId;
+    if (typeof parent === 'string') {
+      const at = Number(this.conversation?.forkedAtTurn) || 0;
+      const openParent = textButton('Open the original', { class: 'link-button' });
+      openParent.addEventListener('click', () => this.open(parent));
+      this.messages.prepend(el('div', { class: 'fork-note' }, [icon('repo-forked'), el('span', { text: at ? `A fork: it shares its first ${at === 1 ? 'turn' : `${at} turns`} with the original.` : 'A fork: it went another way from the first question.' }), openParent]));
+    }
   }
 
   private welcome(): HTMLElement {
@@ -496,7 +640,17 @@ export class ChatPanel {
 
   private turnElement(turn: TurnView): HTMLElement {
     const turnEl = el('div', { class: 'turn', data: { index: String(turn.index) } });
-    turnEl.append(this.questionElement(String(turn.question ?? ''), turn.selection));
+    const check = el('input', { class: 'turn-check', data: { index: String(turn.index) }, attrs: { type: 'checkbox' } });
+    check.checked = !!this.selecting?.has(turn.index);
+    check.addEventListener('change', () => this.toggleTurn(turn.index, check.checked));
+    turnEl.append(el('label', { class: 'turn-select' }, [check, el('span', { text: `Turn ${turn.index + 1}` })]));
+    const questionEl = this.questionElement(String(turn.question ?? ''), turn.selection);
+    const edit = iconButton('edit', 'Edit: ask this question again, changed, in a fork', { class: 'edit' });
+    edit.addEventListener('click', () => this.editQuestion(turn, questionEl));
+    const select = iconButton('checklist', 'Select turns to save to the wiki', { class: 'select-turns' });
+    select.addEventListener('click', () => this.startSelecting(turn.index));
+    questionEl.querySelector('.message-actions')?.prepend(edit, select);
+    turnEl.append(questionEl);
     const pages = Array.isArray(turn.pages) ? turn.pages : [];
     const { answerEl, stepsEl, bodyEl, footerEl } = answerElement();
     const answer = String(turn.answer ?? '');

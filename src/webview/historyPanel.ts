@@ -3,6 +3,7 @@ import { MAX_SEARCH_CHARS, MAX_TITLE_CHARS, type ConversationSummary, type Searc
 import { isTag, MAX_TAG_CHARS, normaliseTag } from '../shared/tags';
 import { el, icon, iconButton, inlineEdit } from './dom';
 import { clip, fullDate, highlightParts, relativeDate } from './format';
+import { familyRoots, lineageText } from './lineage';
 import { post, saveState } from './state';
 
 const PAGE_SIZE = 100;
@@ -25,8 +26,14 @@ export class HistoryPanel {
   private readonly more: HTMLButtonElement;
   private readonly tagFilter: HTMLSelectElement;
   private items: ConversationSummary[] = [];
+  /** Each listed conversation's family root, and the conversations that have forks. */
+  private roots = new Map<string, string>();
+  private forked = new Set<string>();
   /** Only conversations with this tag are listed ('' lists all). */
   private filterTag = '';
+  /** Only this family is listed: conversations that share this root (an original and its forks). */
+  private family?: string;
+  private readonly familyBar: HTMLElement;
   private shown = PAGE_SIZE;
   private searchTimer?: number;
   /** The query last sent; results for any other are stale. */
@@ -50,9 +57,11 @@ export class HistoryPanel {
       this.shown = PAGE_SIZE;
       this.renderList();
     });
+    this.familyBar = el('div', { class: 'family-filter', hidden: true, attrs: { role: 'status' } });
     this.root = el('section', { id: 'history', class: 'panel', hidden: true, attrs: { 'aria-label': 'Conversations' } }, [
       el('div', { class: 'search-box' }, [icon('search'), this.search]),
       el('div', { class: 'tag-filter-box' }, [this.tagFilter]),
+      this.familyBar,
       el('div', { class: 'history-body' }, [this.list, this.more, this.results, this.empty]),
     ]);
 
@@ -87,6 +96,8 @@ export class HistoryPanel {
 
   setConversations(items: readonly ConversationSummary[]): void {
     this.items = Array.isArray(items) ? items.filter((item) => item && typeof item.id === 'string') : [];
+    this.roots = familyRoots(this.items);
+    this.forked = new Set(this.items.flatMap((item) => (typeof item.parentConversationId === 'string' ? [item.parentConversationId] : [])));
     this.renderTagFilter();
     this.renderList();
     // Results may name a conversation that was just deleted or renamed: search again.
@@ -160,15 +171,37 @@ export class HistoryPanel {
     const active = document.activeElement instanceof HTMLElement && this.list.contains(document.activeElement) ? document.activeElement : undefined;
     const focusId = active?.closest<HTMLElement>('.conversation-item')?.dataset.id;
     const focusClass = active?.classList.item(active.classList.length - 1);
-    const listed = this.filterTag ? this.items.filter((item) => tagsOf(item).includes(this.filterTag)) : this.items;
+    const family = this.family;
+    const listed = this.items.filter((item) => (!this.filterTag || tagsOf(item).includes(this.filterTag)) && (!family || this.roots.get(item.id) === family));
+    this.renderFamilyBar();
     const visible = listed.slice(0, this.shown);
     this.list.replaceChildren(...visible.map((item) => this.itemElement(item)));
     if (focusId && focusClass) this.focusItem(focusId, focusClass);
     this.more.hidden = listed.length <= visible.length;
     this.more.textContent = `Show ${Math.min(PAGE_SIZE, listed.length - visible.length)} more`;
     this.empty.hidden = listed.length > 0;
-    this.empty.textContent = this.filterTag ? `No conversation is tagged #${this.filterTag}.` : 'No conversations yet. Ask a question in the chat to start one.';
+    this.empty.textContent = this.filterTag ? `No conversation${family ? ' of this family' : ''} is tagged #${this.filterTag}.` : 'No conversations yet. Ask a question in the chat to start one.';
     this.markCurrent();
+  }
+
+  /** Lists only the family of `id`; undefined lists every conversation again. */
+  private showFamily(id: string | undefined): void {
+    this.family = id === undefined ? undefined : this.roots.get(id);
+    this.shown = PAGE_SIZE;
+    this.renderList();
+    (id === undefined ? this.list.querySelector<HTMLElement>('button') : this.familyBar.querySelector<HTMLElement>('button'))?.focus();
+  }
+
+  private renderFamilyBar(): void {
+    const root = this.family;
+    // A family whose every conversation was deleted: back to all.
+    if (root && !this.items.some((item) => this.roots.get(item.id) === root)) this.family = undefined;
+    this.familyBar.hidden = !this.family;
+    if (!this.family) return;
+    const original = this.items.find((item) => item.id === root);
+    const all = iconButton('close', 'Show all conversations', { class: 'family-clear' });
+    all.addEventListener('click', () => this.showFamily(undefined));
+    this.familyBar.replaceChildren(icon('type-hierarchy-sub'), el('span', { text: original ? `Family of “${clip(String(original.title), 60)}”` : 'Forks of a deleted conversation' }), all);
   }
 
   private focusItem(id: string, control: string): void {
@@ -203,6 +236,7 @@ export class HistoryPanel {
       titleEl,
       el('span', { class: 'conversation-meta' }, [
         el('span', { text: [relativeDate(item.updated), `${turns} ${turns === 1 ? 'turn' : 'turns'}`].filter(Boolean).join(' · ') }),
+        lineage(item, this.items),
         item.filedPage ? el('span', { class: 'filed-badge', title: `Saved to the wiki as [[${clip(String(item.filedPage), 80)}]]` }, [icon('book'), el('span', { text: 'in wiki' })]) : undefined,
       ]),
     ]);
@@ -250,8 +284,13 @@ export class HistoryPanel {
     const remove = iconButton('trash', `Delete “${shortTitle}”`, { class: 'delete' });
     remove.addEventListener('click', () => post({ type: 'delete', conversationId: item.id }));
 
+    // An original with forks, or a fork: "family" lists them together.
+    const related = typeof item.parentConversationId === 'string' || this.forked.has(item.id);
+    const familyLink = related && !this.family ? el('button', { class: 'family-link link-button', text: 'family', title: `Show “${shortTitle}” with the conversations forked from the same one`, attrs: { type: 'button' } }) : undefined;
+    familyLink?.addEventListener('click', () => this.showFamily(item.id));
+
     return el('li', { class: 'conversation-item', data: { id: item.id } }, [
-      el('div', { class: 'conversation-main' }, [open, tagRow]),
+      el('div', { class: 'conversation-main' }, [open, familyLink, tagRow]),
       el('div', { class: 'item-actions' }, [rename, addTag, exportMarkdown, exportJson, remove]),
     ]);
   }
@@ -271,6 +310,12 @@ export class HistoryPanel {
     button.addEventListener('click', () => this.actions.open(hit.conversationId, !hit.tags && Number.isInteger(turn) ? turn : undefined));
     return el('li', { class: 'search-result' }, [button]);
   }
+}
+
+/** "forked from “Auth flow” at turn 3", under a fork's title. */
+function lineage(item: ConversationSummary, items: readonly ConversationSummary[]): HTMLElement | undefined {
+  const text = lineageText(item, items);
+  return text ? el('span', { class: 'lineage', text }) : undefined;
 }
 
 /** The item's tags, as far as they are tags (the host sends only valid ones; the view still checks). */

@@ -2,7 +2,7 @@
 // as SSE in the real event order, so unit, integration and e2e tests can run the real SDK against it.
 //
 //   const mock = await startMockAnthropic({ validKey?, port?, defaultReply? });
-//   mock.url, mock.requests, mock.script(...replies), mock.settled(), mock.close()
+//   mock.url, mock.requests, mock.titleRequests, mock.setTitleReply(reply), mock.script(...replies), mock.settled(), mock.close()
 //
 // Replies are queued by script() and consumed one per request; each is an object or (body) => object
 // (or a promise of one, to hold the answer back, e.g. until a second request has arrived):
@@ -32,7 +32,7 @@
 //
 // Standalone: node test/harness/mockAnthropic.cjs [--port N] [--key K]   (prints the URL)
 'use strict';
-const { serveMock } = require('./mockServer.cjs');
+const { serveMock, isTitleRequest, titleResponder } = require('./mockServer.cjs');
 
 const ERRORS = {
   400: ['invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum'],
@@ -51,6 +51,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = {}) {
   const queue = [];
   const requests = [];
+  const titles = titleResponder();
   let nextId = 1;
 
 
@@ -68,7 +69,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
     }
     const apiKey = req.headers['x-api-key'] ?? /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const record = { headers: req.headers, body, apiKey, outcome: undefined };
-    requests.push(record);
+    (isTitleRequest(body) ? titles.requests : requests).push(record);
     let clientClosed = false;
     const gone = new Promise((resolve) => res.once('close', () => {
       clientClosed = !res.writableFinished;
@@ -80,7 +81,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
       record.outcome = 'error';
       return;
     }
-    const next = queue.length ? queue.shift() : defaultReply;
+    const next = isTitleRequest(body) ? titles.reply(body) : queue.length ? queue.shift() : defaultReply;
     const reply = await (typeof next === 'function' ? next(body) : next);
     if (reply.status) {
       sendError(res, reply);
@@ -157,7 +158,7 @@ async function startMockAnthropic({ validKey, port = 0, defaultReply = echo } = 
     }
   }
 
-  return serveMock('mockAnthropic', port, handle, { requests, queue });
+  return serveMock('mockAnthropic', port, handle, { requests, titles, queue });
 }
 
 function event(res, type, data) {

@@ -2,7 +2,7 @@
 // so unit, integration and e2e tests can run the real `ollama` SDK (or plain fetch) against it.
 //
 //   const mock = await startMockOllama({ port?, models?, defaultReply? });
-//   mock.url, mock.requests, mock.script(...replies), mock.settled(), mock.close()
+//   mock.url, mock.requests, mock.titleRequests, mock.setTitleReply(reply), mock.script(...replies), mock.settled(), mock.close()
 //
 // models: [{ name, contextLength?, capabilities?, family?, architecture?, parameterSize?, quantization? }],
 // default [{ name: 'qwen2.5-coder:7b', contextLength: 32768, capabilities: ['completion', 'tools'] },
@@ -55,7 +55,7 @@
 //
 // Standalone: node test/harness/mockOllama.cjs [--port N]   (prints the URL)
 'use strict';
-const { serveMock } = require('./mockServer.cjs');
+const { serveMock, isTitleRequest, titleResponder } = require('./mockServer.cjs');
 const crypto = require('node:crypto');
 
 const ERRORS = {
@@ -77,6 +77,7 @@ async function startMockOllama({ port = 0, models = DEFAULT_MODELS, defaultReply
   const find = (name) => (name ? catalog.find((m) => m.name === tagged(name)) : undefined);
   const queue = [];
   const requests = [];
+  const titles = titleResponder();
 
 
   async function handle(req, res) {
@@ -104,7 +105,7 @@ async function startMockOllama({ port = 0, models = DEFAULT_MODELS, defaultReply
       }
     }
     const record = { method: req.method, path, headers: req.headers, body, numCtx: body?.options?.num_ctx, outcome: undefined };
-    requests.push(record);
+    (isTitleRequest(body) ? titles.requests : requests).push(record);
     let clientClosed = false;
     const gone = new Promise((resolve) => res.once('close', () => {
       clientClosed = !res.writableFinished;
@@ -154,7 +155,7 @@ async function startMockOllama({ port = 0, models = DEFAULT_MODELS, defaultReply
     if (Array.isArray(body.tools) && body.tools.length && !model.capabilities.includes('tools')) {
       return fail(400, `registry.ollama.ai/library/${model.name} does not support tools`);
     }
-    const next = queue.length ? queue.shift() : defaultReply;
+    const next = isTitleRequest(body) ? titles.reply(body) : queue.length ? queue.shift() : defaultReply;
     const reply = await (typeof next === 'function' ? next(body) : next);
     if (reply.status) return fail(reply.status, reply.error ?? ERRORS[reply.status] ?? `mock error ${reply.status}`);
 
@@ -219,7 +220,7 @@ async function startMockOllama({ port = 0, models = DEFAULT_MODELS, defaultReply
     }
   }
 
-  return serveMock('mockOllama', port, handle, { requests, queue });
+  return serveMock('mockOllama', port, handle, { requests, titles, queue });
 }
 
 /** A configured model with everything the routes report about it. */

@@ -3,7 +3,7 @@
 // real `openai` SDK (OpenAI and AzureOpenAI clients) and OpenAI-compatible servers' quirks against it.
 //
 //   const mock = await startMockOpenAi({ validKey?, port?, defaultReply?, models? });
-//   mock.url, mock.requests, mock.script(...replies), mock.settled(), mock.close()
+//   mock.url, mock.requests, mock.titleRequests, mock.setTitleReply(reply), mock.script(...replies), mock.settled(), mock.close()
 //
 // Routes:
 //   POST /v1/chat/completions, POST /chat/completions      OpenAI (key: Authorization: Bearer)
@@ -65,7 +65,7 @@
 //
 // Standalone: node test/harness/mockOpenAi.cjs [--port N] [--key K]   (prints the URL)
 'use strict';
-const { serveMock } = require('./mockServer.cjs');
+const { serveMock, isTitleRequest, titleResponder } = require('./mockServer.cjs');
 
 const ERRORS = {
   400: ['invalid_request_error', 'context_length_exceeded', "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", 'messages'],
@@ -85,6 +85,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models = ['gpt-4.1'] } = {}) {
   const queue = [];
   const requests = [];
+  const titles = titleResponder();
   let nextId = 1;
 
 
@@ -114,7 +115,7 @@ async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models
       record.deployment = decodeURIComponent(azure[1]);
       record.apiVersion = url.searchParams.get('api-version') ?? undefined;
     }
-    requests.push(record);
+    (isTitleRequest(body) ? titles.requests : requests).push(record);
     let clientClosed = false;
     const gone = new Promise((resolve) => res.once('close', () => {
       clientClosed = !res.writableFinished;
@@ -138,7 +139,7 @@ async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models
       return;
     }
 
-    const next = queue.length ? queue.shift() : defaultReply;
+    const next = isTitleRequest(body) ? titles.reply(body) : queue.length ? queue.shift() : defaultReply;
     const reply = await (typeof next === 'function' ? next(body) : next);
     if (reply.status) {
       sendError(res, reply);
@@ -248,7 +249,7 @@ async function startMockOpenAi({ validKey, port = 0, defaultReply = echo, models
     record.outcome = 'complete';
   }
 
-  return serveMock('mockOpenAi', port, handle, { requests, queue });
+  return serveMock('mockOpenAi', port, handle, { requests, titles, queue });
 }
 
 function write(res, data) {

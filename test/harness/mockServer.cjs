@@ -1,10 +1,37 @@
 // What every local mock of a model API shares: an HTTP server on 127.0.0.1 whose requests are
 // answered by `handle`, scripted replies queued by script(), settled() for the responses in flight,
 // and close() that drops open connections (a hanging stream) too.
+//
+// The chat view asks for a conversation's title after its first answer (src/core/chat/title.ts).
+// Every mock answers that request itself, never from the scripted queue, and records it in
+// `titleRequests`, not `requests`: a test's script and `requests.at(-1)` stay about its answers.
+// The title is the question itself unless a test sets another reply with setTitleReply(reply).
 'use strict';
 const http = require('node:http');
 
-async function serveMock(label, port, handle, { requests, queue }) {
+/** The opening of the title prompt: a request that carries it is the title request. */
+const TITLE_PROMPT_OPENING = 'Give a 3-6 word title';
+const isTitleRequest = (body) => JSON.stringify(body ?? null).includes(TITLE_PROMPT_OPENING);
+/** Titles a conversation after its question, as the chat did before titles were proposed. */
+function questionAsTitle(body) {
+  // The question sits in the prompt's JSON as an escaped string: read it back as one.
+  const escaped = /<question>\\n((?:[^<\\]|\\.)*?)\\n<\/question>/.exec(JSON.stringify(body ?? null))?.[1];
+  return { text: escaped === undefined ? 'Untitled' : JSON.parse(`"${escaped}"`) };
+}
+
+/** The title requests a mock received, and the reply it gives them (an object or (body) => object). */
+function titleResponder() {
+  let reply = questionAsTitle;
+  return {
+    requests: [],
+    reply: (body) => (typeof reply === 'function' ? reply(body) : reply),
+    set: (next) => {
+      reply = next ?? questionAsTitle;
+    },
+  };
+}
+
+async function serveMock(label, port, handle, { requests, titles = titleResponder(), queue }) {
   const inFlight = new Set();
   const sockets = new Set();
   const server = http.createServer((req, res) => {
@@ -26,6 +53,8 @@ async function serveMock(label, port, handle, { requests, queue }) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     requests,
+    titleRequests: titles.requests,
+    setTitleReply: titles.set,
     script: (...replies) => void queue.push(...replies),
     settled: async () => {
       while (inFlight.size) await Promise.all(inFlight);
@@ -37,4 +66,4 @@ async function serveMock(label, port, handle, { requests, queue }) {
   };
 }
 
-module.exports = { serveMock };
+module.exports = { serveMock, isTitleRequest, titleResponder };

@@ -46,6 +46,10 @@ export interface MockRequest {
 export interface MockAnthropic {
   url: string;
   requests: MockRequest[];
+  /** Title requests (after a conversation's first answer): answered by the mock, never from the script. */
+  titleRequests: MockRequest[];
+  /** The reply title requests get; undefined goes back to the question as the title. */
+  setTitleReply(reply?: unknown): void;
   script(...replies: unknown[]): void;
   settled(): Promise<void>;
   close(): Promise<void>;

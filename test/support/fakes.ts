@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Conversation, ConversationRecord, ConversationStore, PriorTurnsSummary, SearchHit, Turn } from '../../src/core/chat/conversation';
+import { PLACEHOLDER_TITLE_SOURCES, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SearchHit, type Turn } from '../../src/core/chat/conversation';
 import { FileAccessError } from '../../src/core/errors';
 import type { Clock, FileStat, FileSystem, ReadOptions } from '../../src/core/ports';
 
@@ -156,7 +156,7 @@ export class MemoryConversationStore implements ConversationStore {
   async create(title: string, id?: string): Promise<Conversation> {
     const now = new Date().toISOString();
     if (id !== undefined && this.conversations.has(id)) throw new Error(`There is already a conversation ${id}.`);
-    const conversation: Conversation = { id: id ?? `c${this.nextId++}`, title, created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0, tags: [] };
+    const conversation: Conversation = { id: id ?? `c${this.nextId++}`, title, titleSource: 'question', created: now, updated: now, turnCount: 0, inputTokens: 0, outputTokens: 0, tags: [] };
     this.conversations.set(conversation.id, { conversation, turns: [] });
     return { ...conversation };
   }
@@ -173,7 +173,14 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   async rename(id: string, title: string): Promise<void> {
-    this.conversations.get(id)!.conversation.title = title;
+    Object.assign(this.conversations.get(id)!.conversation, { title, titleSource: 'user' });
+  }
+
+  async proposeTitle(id: string, title: string, source: 'model' | 'question'): Promise<boolean> {
+    const conversation = this.conversations.get(id)!.conversation;
+    if (!conversation.titleSource || !PLACEHOLDER_TITLE_SOURCES.includes(conversation.titleSource)) return false;
+    Object.assign(conversation, { title, titleSource: source });
+    return true;
   }
 
   async delete(id: string): Promise<ConversationRecord | undefined> {

@@ -1,5 +1,5 @@
 import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
-import { titleFromQuestion, type Conversation, type ConversationRecord, type PriorTurnsSummary, type SearchHit, type ToolStep, type Turn } from '../../core/chat/conversation';
+import { isTitleSource, PLACEHOLDER_TITLE_SOURCES, titleFromQuestion, type Conversation, type ConversationRecord, type PriorTurnsSummary, type SearchHit, type ToolStep, type Turn } from '../../core/chat/conversation';
 import type { JournalEntry } from './journal';
 import { migrate } from './migrations';
 import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './search';
@@ -7,7 +7,7 @@ import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT, snippet } from './sea
 /** The in-memory conversation database (sql.js): journal entries applied in order, queries, export. */
 
 /** Column lists shared with salvage, which copies rows out of a damaged file. */
-export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page, tags, prior_summary, parent_conversation_id, forked_at_turn';
+export const CONVERSATION_COLUMNS = 'id, title, created, updated, filed_page, tags, prior_summary, parent_conversation_id, forked_at_turn, title_source';
 export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
 const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
 const CONVERSATION_VALUES = CONVERSATION_COLUMNS.split(',').map(() => '?').join(', ');
@@ -91,13 +91,15 @@ export class ConversationDb {
     switch (entry.op) {
       case 'create': {
         const { id, title, created } = entry.conversation;
-        this.run('INSERT OR IGNORE INTO conversation (id, title, created, updated) VALUES (?, ?, ?, ?)', [id, title, created, created]);
+        this.run(`INSERT OR IGNORE INTO conversation (id, title, created, updated, title_source) VALUES (?, ?, ?, ?, 'question')`, [id, title, created, created]);
         return;
       }
       case 'turn':
         return this.addTurn(entry.id, entry.turn);
       case 'rename':
-        return this.run('UPDATE conversation SET title = ? WHERE id = ?', [entry.title, entry.conversationId]);
+        return this.run(`UPDATE conversation SET title = ?, title_source = 'user' WHERE id = ?`, [entry.title, entry.conversationId]);
+      case 'title':
+        return this.run(`UPDATE conversation SET title = ?, title_source = ? WHERE id = ? AND title_source IN (${PLACEHOLDER_TITLE_SOURCES.map(() => '?').join(', ')})`, [entry.title, entry.source, entry.conversationId, ...PLACEHOLDER_TITLE_SOURCES]);
       case 'filed':
         return this.run('UPDATE conversation SET filed_page = ? WHERE id = ?', [entry.slug, entry.conversationId]);
       case 'tags':
@@ -148,7 +150,7 @@ export class ConversationDb {
     this.remove(c.id);
     this.run(`INSERT INTO conversation (${CONVERSATION_COLUMNS}) VALUES (${CONVERSATION_VALUES})`, [
       c.id, c.title, c.created, c.updated, c.filedPage ?? null, JSON.stringify(c.tags ?? []), c.priorSummary ? JSON.stringify(c.priorSummary) : null,
-      c.parentConversationId ?? null, c.forkedAtTurn ?? null,
+      c.parentConversationId ?? null, c.forkedAtTurn ?? null, c.titleSource ?? null,
     ]);
     for (const turn of turns) this.insertTurn({ ...turn, conversationId: c.id }, null);
   }
@@ -322,7 +324,7 @@ function ftsAvailable(db: Database): boolean {
   }
 }
 
-function toConversation([id, title, created, updated, filedPage, tags, priorSummary, parent, forkedAt, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
+function toConversation([id, title, created, updated, filedPage, tags, priorSummary, parent, forkedAt, titleSource, turnCount, inputTokens, outputTokens]: SqlValue[]): Conversation {
   return {
     id: String(id), title: String(title), created: String(created), updated: String(updated),
     ...(filedPage === null ? {} : { filedPage: String(filedPage) }),
@@ -330,6 +332,7 @@ function toConversation([id, title, created, updated, filedPage, tags, priorSumm
     tags: JSON.parse(String(tags ?? '[]')) as string[],
     ...(priorSummary === null ? {} : { priorSummary: JSON.parse(String(priorSummary)) as PriorTurnsSummary }),
     ...(parent === null ? {} : { parentConversationId: String(parent), forkedAtTurn: Number(forkedAt) }),
+    ...(isTitleSource(titleSource) ? { titleSource } : {}),
   };
 }
 

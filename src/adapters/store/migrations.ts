@@ -62,6 +62,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversation ADD COLUMN forked_at_turn INTEGER;
     `),
   },
+  {
+    version: 5,
+    // Where a title came from (question, fork, model, user). NULL for older rows: whether the user
+    // renamed them is not known, so a proposed title never replaces theirs.
+    up: (db) => db.exec(`ALTER TABLE conversation ADD COLUMN title_source TEXT;`),
+  },
 ];
 
 export const schemaVersion = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

@@ -30,7 +30,7 @@ export function salvageRows(sql: SqlJsStatic, image: Uint8Array): SalvagedRows {
 }
 
 /** What a column added by a later schema reads as in a file from before it. */
-const ADDED_COLUMN_DEFAULTS: Readonly<Record<string, string>> = { tags: "'[]'", prior_summary: 'NULL', parent_conversation_id: 'NULL', forked_at_turn: 'NULL', steps: "'[]'" };
+const ADDED_COLUMN_DEFAULTS: Readonly<Record<string, string>> = { tags: "'[]'", prior_summary: 'NULL', parent_conversation_id: 'NULL', forked_at_turn: 'NULL', title_source: 'NULL', steps: "'[]'" };
 
 /** `columns` as a select list of `table` in this file: a column it lacks reads as its default. */
 function columnsOf(db: Database, table: string, columns: string): string {

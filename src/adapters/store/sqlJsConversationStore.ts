@@ -197,6 +197,15 @@ export class SqlJsConversationStore implements ConversationStore {
     });
   }
 
+  proposeTitle(id: string, title: string, source: 'model' | 'question'): Promise<boolean> {
+    return this.operation(async () => {
+      this.requireConversation(id);
+      await this.record({ op: 'title', conversationId: id, title, source });
+      const after = this.db.conversation(id);
+      return after?.titleSource === source && after.title === title;
+    });
+  }
+
   setFiledPage(id: string, slug: string): Promise<void> {
     return this.operation(async () => {
       this.requireConversation(id);

@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { parseCitationText } from '../drift/citations';
 import { WikiError } from '../errors';
 import { isLlmError, type LanguageModel } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import type { WikiTool } from '../tools/tool';
-import { titleFromQuestion, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
+import { PLACEHOLDER_TITLE_SOURCES, titleFromQuestion, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { noMatchAnswer, OFFLINE_MODEL, offlineAnswer, type OfflineReason } from './offline';
 import { buildPrompt, carriedPriorTurns, catalog, type PromptSettings } from './prompt';
 import { describeModel, fitPrompt, type PromptBudget } from './promptBudget';
 import { summarisePriorTurns } from './summary';
 import { isConfident, retrievalQuery, WikiRetriever, type RetrievedPage } from './retrieval';
+import { forkForEdit } from './lineage';
+import { modelTitle } from './title';
 import { runToolLoop, type ToolLoopEvents, type ToolLoopResult } from './toolLoop';
 
 export interface ChatSettings extends PromptSettings {
@@ -38,6 +41,8 @@ export interface AnswerDependencies {
   resolves?(citation: { path: string; symbol?: string }): Promise<boolean>;
   /** Why earlier turns could not be summarised (the footer says only that they could not). */
   onSummaryFailed?(error: unknown): void;
+  /** Why the model proposed no title (the conversation keeps the one it has). */
+  onTitleFailed?(error: unknown): void;
   now?(): Date;
 }
 
@@ -57,6 +62,15 @@ export interface AskRequest {
   attachedPages?: string[];
   /** Answer from retrieval alone even when a model is available. */
   offline?: boolean;
+}
+
+/** Ask question `turnIndex` (0-based) of a conversation again, edited, in a fork; the original stays as it is. */
+export interface EditRequest {
+  conversationId: string;
+  turnIndex: number;
+  question: string;
+  /** The fork's id; a random one when absent. */
+  newConversationId?: string;
 }
 
 export interface AskEvents extends ToolLoopEvents {
@@ -295,6 +309,55 @@ export class ChatService {
     });
     const updated = (await store.get(conversation.id))?.conversation ?? conversation;
     return { conversation: updated, turn, stopped: answer.stopped, answer };
+  }
+
+  /**
+   * Forks the conversation before question `turnIndex` (turns 1..k-1 of question k) and asks the
+   * edited question there as turn k, with the selection the original question had. The original is
+   * never written to. When the edited question fails, the fork goes too: nothing was made of it.
+   */
+  async edit(request: EditRequest, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
+    const store = this.deps.store;
+    const parent = await store.get(request.conversationId);
+    if (!parent) throw new WikiError('conversation-not-found', `There is no conversation "${request.conversationId}" to edit.`, 'It may have been deleted in another window; open the history again.');
+    const fork = forkForEdit(parent, request.turnIndex, request.newConversationId ?? randomUUID(), this.deps.now().toISOString());
+    await store.addRecord(fork);
+    const selection = parent.turns[request.turnIndex].context.selection;
+    try {
+      return await this.ask({ conversationId: fork.conversation.id, question: request.question, ...(selection ? { selection } : {}) }, events, signal);
+    } catch (error) {
+      await store.delete(fork.conversation.id);
+      throw error;
+    }
+  }
+
+  /**
+   * After an answer, replaces a placeholder title (the first question, or a fork's parent title)
+   * with one the model proposes from the turn just answered; offline, a fork is titled after that
+   * question instead. A title the user gave is never replaced, nor one already proposed.
+   * Resolves with the conversation when a title was proposed.
+   */
+  async proposeTitle(conversationId: string, signal?: AbortSignal): Promise<Conversation | undefined> {
+    const store = this.deps.store;
+    const record = await store.get(conversationId);
+    const source = record?.conversation.titleSource;
+    const turn = record?.turns.at(-1);
+    if (!record || !turn || !source || !PLACEHOLDER_TITLE_SOURCES.includes(source)) return undefined;
+    const choice = await this.deps.chooseModel();
+    let proposed: { title: string; source: 'model' | 'question' } | undefined;
+    if ('model' in choice) {
+      try {
+        proposed = { title: await modelTitle(choice.model, turn, this.deps.settings().model, signal), source: 'model' };
+      } catch (error) {
+        if (isLlmError(error) && error.kind === 'cancelled') return undefined; // Stop pressed: keep the title it has
+        this.deps.onTitleFailed?.(error);
+      }
+    }
+    // A fork that could not get a model's title still gets its own, from the question it went on with.
+    if (!proposed && source === 'fork') proposed = { title: titleFromQuestion(turn.question), source: 'question' };
+    // Recorded even when it equals the placeholder, so the title is settled and never asked for again.
+    if (!proposed || !(await store.proposeTitle(conversationId, proposed.title, proposed.source))) return undefined;
+    return (await store.get(conversationId))?.conversation;
   }
 
   /** The conversation asked to continue (`existing`), or a new one. */

@@ -3,8 +3,10 @@ import type { ModelAttempt } from '../llm/languageModel';
 
 export interface Conversation {
   id: string;
-  /** The first question, truncated; the user can rename it. */
+  /** The first question, truncated, until the model proposes one; the user can rename it. */
   title: string;
+  /** Where the title came from; absent for conversations from before this was kept (never replaced). */
+  titleSource?: TitleSource;
   /** ISO timestamps. */
   created: string;
   updated: string;
@@ -23,6 +25,17 @@ export interface Conversation {
   /** ...and how many of its turns (1..N) the fork started with. */
   forkedAtTurn?: number;
 }
+
+/**
+ * `question` (the first question, truncated) and `fork` (the parent's title) are placeholders that a
+ * proposed title replaces; `model` was proposed after an answer; `user` was renamed and is never replaced.
+ */
+export type TitleSource = 'question' | 'fork' | 'model' | 'user';
+
+/** Title sources a proposed title may replace. */
+export const PLACEHOLDER_TITLE_SOURCES: readonly TitleSource[] = ['question', 'fork'];
+
+export const isTitleSource = (value: unknown): value is TitleSource => value === 'question' || value === 'fork' || value === 'model' || value === 'user';
 
 /** A summary of a conversation's first `turns` turns, made by `model`. */
 export interface PriorTurnsSummary {
@@ -127,7 +140,13 @@ export interface ConversationStore {
   /** A new conversation; with `id`, under that id, refused (conversation-exists) when it is taken. */
   create(title: string, id?: string): Promise<Conversation>;
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn>;
+  /** The user's title: it is never replaced by a proposed one (title source `user`). */
   rename(id: string, title: string): Promise<void>;
+  /**
+   * Replaces the title only while it is a placeholder (see PLACEHOLDER_TITLE_SOURCES), checked in
+   * order with every other change, so a rename in another window always wins. True when it did.
+   */
+  proposeTitle(id: string, title: string, source: 'model' | 'question'): Promise<boolean>;
   /** Removes a conversation and returns it, so the caller can offer undo. */
   delete(id: string): Promise<ConversationRecord | undefined>;
   /** Puts back a deleted conversation exactly as it was (undo). */

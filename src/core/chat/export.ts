@@ -11,7 +11,7 @@ export function stepLines(steps: readonly ToolStep[] | undefined): string[] {
 
 /**
  * Export formats: 1 had no tags and no summary, and its Markdown carried no record to import from;
- * 2 had no lineage; 3 adds a fork's `parentConversationId` and `forkedAtTurn`.
+ * 2 had no lineage; 3 adds a fork's `parentConversationId` and `forkedAtTurn`, and (optional, read when present) `titleSource`.
  */
 export const EXPORT_FORMAT = 'repo-wiki-conversation';
 export const EXPORT_VERSION = 3;

@@ -1,6 +1,6 @@
 import { isValidSlug } from '../pages/slug';
 import { isTag } from '../../shared/tags';
-import { tagSet, type ConversationRecord, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
+import { isTitleSource, tagSet, type ConversationRecord, type PriorTurnsSummary, type SelectionContext, type ToolStep, type Turn, type TurnContext } from './conversation';
 import { EXPORT_FORMAT, EXPORT_VERSION, MARKDOWN_RECORD_MARKER } from './export';
 import { isConversationId } from './lineage';
 
@@ -86,8 +86,10 @@ function recordFromExport(value: unknown): ConversationRecord {
   const priorSummary = optional(c, 'priorSummary', 'conversation.', isObject, 'an object');
   // Format 3: a fork names its parent and the turn it was forked at; both or neither.
   const parentConversationId = optional(c, 'parentConversationId', 'conversation.', isId, 'a conversation id (letters, digits, "-", "_")');
-  const forkedAtTurn = optional(c, 'forkedAtTurn', 'conversation.', (v): v is number => isCount(v) && v >= 1, 'a turn number');
+  const forkedAtTurn = optional(c, 'forkedAtTurn', 'conversation.', isCount, 'a number of turns');
   if ((parentConversationId === undefined) !== (forkedAtTurn === undefined)) fail('conversation', 'has only one of parentConversationId and forkedAtTurn (a fork has both)');
+  // Absent in exports from before it was kept: such a title is never replaced, as in the store.
+  const titleSource = optional(c, 'titleSource', 'conversation.', isTitleSource, 'question, fork, model or user');
   return {
     conversation: {
       id,
@@ -101,6 +103,7 @@ function recordFromExport(value: unknown): ConversationRecord {
       tags: tagSet(tags),
       ...(priorSummary ? { priorSummary: summaryFrom(priorSummary, turns.length) } : {}),
       ...(parentConversationId ? { parentConversationId, forkedAtTurn } : {}),
+      ...(titleSource ? { titleSource } : {}),
     },
     turns,
   };

@@ -42,7 +42,7 @@ export function parseTurnRange(text: string, turnCount: number): TurnRange {
 
 /**
  * The fork of `parent` at turn `atTurn` (1-based): a new conversation `id` holding turns 1..atTurn,
- * its lineage recorded, titled after the parent. It keeps the parent's tags, and its summary of
+ * its lineage recorded, titled after the parent until its first answer. It keeps the parent's tags, and its summary of
  * earlier turns when that covers only turns the fork has; not its filed page (the fork is its own).
  */
 export function forkRecord(parent: ConversationRecord, atTurn: number, id: string, now: string): ConversationRecord {
@@ -50,21 +50,48 @@ export function forkRecord(parent: ConversationRecord, atTurn: number, id: strin
   if (!Number.isInteger(atTurn) || atTurn < 1 || atTurn > count) {
     throw new WikiError('invalid-turns', `Cannot fork ${parent.conversation.id} at turn ${atTurn}: it has ${count} turn${count === 1 ? '' : 's'}.`, count ? `Give --at between 1 and ${count}.` : 'Ask a question in it first.');
   }
-  const turns = parent.turns.slice(0, atTurn).map((turn, index) => ({ ...turn, conversationId: id, index }));
+  return forkKeeping(parent, atTurn, id, now);
+}
+
+/**
+ * The fork an edit of question `turnIndex` (0-based) starts: the turns before it, so the edited
+ * question becomes the fork's next turn. Editing the first question forks with no turns (at turn 0).
+ */
+export function forkForEdit(parent: ConversationRecord, turnIndex: number, id: string, now: string): ConversationRecord {
+  const count = parent.turns.length;
+  if (!Number.isInteger(turnIndex) || turnIndex < 0 || turnIndex >= count) {
+    throw new WikiError('invalid-turns', `Cannot edit question ${turnIndex + 1} of ${parent.conversation.id}: it has ${count} turn${count === 1 ? '' : 's'}.`, 'Open the conversation again and edit one of its questions.');
+  }
+  return forkKeeping(parent, turnIndex, id, now);
+}
+
+function forkKeeping(parent: ConversationRecord, kept: number, id: string, now: string): ConversationRecord {
+  const turns = parent.turns.slice(0, kept).map((turn, index) => ({ ...turn, conversationId: id, index }));
   const { priorSummary, tags, title } = parent.conversation;
   return {
     conversation: {
-      id, title: `${title} (fork)`, created: now, updated: now,
+      // A placeholder: the fork's first answer proposes a title of its own.
+      id, title: `${title} (fork)`, titleSource: 'fork', created: now, updated: now,
       turnCount: turns.length,
       inputTokens: turns.reduce((sum, turn) => sum + turn.inputTokens, 0),
       outputTokens: turns.reduce((sum, turn) => sum + turn.outputTokens, 0),
       tags: [...tags],
-      ...(priorSummary && priorSummary.turns <= atTurn ? { priorSummary } : {}),
+      ...(priorSummary && priorSummary.turns <= kept ? { priorSummary } : {}),
       parentConversationId: parent.conversation.id,
-      forkedAtTurn: atTurn,
+      forkedAtTurn: kept,
     },
     turns,
   };
+}
+
+/**
+ * The range of turns the chat view's checked turns are (0-based indexes, as the view counts them),
+ * or a refusal that says what may be saved: one run of turns of this conversation.
+ */
+export function rangeOfTurnIndexes(indexes: readonly number[], turnCount: number): TurnRange {
+  const consecutive = indexes.length > 0 && indexes.every((index, i) => Number.isInteger(index) && (i === 0 || index === indexes[i - 1] + 1));
+  if (!consecutive) throw new WikiError('invalid-turns', 'The selected turns are not one run of turns.', 'Select turns next to each other (for example 2, 3 and 4): a page holds one run of a conversation.');
+  return parseTurnRange(`${indexes[0] + 1}-${indexes.at(-1)! + 1}`, turnCount);
 }
 
 /**

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MODEL_DEFAULTS } from '../../core/defaults';
-import { ChatService, type ModelChoice } from '../../core/chat/chatService';
-import { MAX_TAGS, tagSet, type Conversation, type ConversationRecord, type ConversationStore, type SelectionContext, type ToolStep, type Turn } from '../../core/chat/conversation';
+import { ChatService, type AskEvents, type AskResult, type ModelChoice } from '../../core/chat/chatService';
+import { MAX_TAGS, PLACEHOLDER_TITLE_SOURCES, tagSet, type Conversation, type ConversationRecord, type ConversationStore, type SelectionContext, type ToolStep, type Turn } from '../../core/chat/conversation';
 import { conversationToJson, conversationToMarkdown } from '../../core/chat/export';
-import { fileBackConversation } from '../../core/chat/fileBack';
+import { fileBackConversation, fileBackTurns } from '../../core/chat/fileBack';
+import { rangeOfTurnIndexes } from '../../core/chat/lineage';
+import { WikiError } from '../../core/errors';
 import { parseCitationText } from '../../core/drift/citations';
 import type { CodeLocation } from '../../core/drift/driftEngine';
 import { isLlmError } from '../../core/llm/languageModel';
@@ -45,6 +47,7 @@ export class ChatController implements vscode.Disposable {
     switch (message.type) {
       case 'ask': return this.ask(message.requestId, message.question, message.conversationId, message.selectionId ? this.takeSelection(message.selectionId) : undefined);
       case 'retry': return this.retry(message.requestId, message.conversationId);
+      case 'editQuestion': return this.runTurn(message.requestId, (chat, events, signal) => chat.edit({ conversationId: message.conversationId, turnIndex: message.turnIndex, question: message.question }, events, signal));
       case 'stop': return void this.inflight.get(message.requestId)?.abort();
       case 'newConversation': return this.post({ type: 'conversation', conversation: null, turns: [] });
       case 'openConversation': return this.openConversation(message.conversationId);
@@ -56,6 +59,7 @@ export class ChatController implements vscode.Disposable {
       case 'undoDelete': return this.undoDelete(message.conversationId);
       case 'export': return this.exportConversation(message.conversationId, message.format);
       case 'saveToWiki': return this.saveToWiki(message.conversationId);
+      case 'saveTurns': return this.saveTurns(message.conversationId, message.turnIndexes);
       case 'openPage': return this.openPage(message.slug);
       case 'openCitation': return this.openCitation(message.citation);
       case 'copy': await vscode.env.clipboard.writeText(message.text); return this.post({ type: 'notice', message: 'Copied.' });
@@ -91,32 +95,46 @@ export class ChatController implements vscode.Disposable {
     return selection;
   }
 
-  private async ask(requestId: string, question: string, conversationId: string | undefined, selection: PendingSelection | undefined): Promise<void> {
+  private ask(requestId: string, question: string, conversationId: string | undefined, selection: PendingSelection | undefined): Promise<void> {
+    return this.runTurn(requestId, (chat, events, signal) => chat.ask({ conversationId, question, selection: selection?.context, attachedPages: selection?.pages.map((p) => p.slug) }, events, signal));
+  }
+
+  /** Runs one turn (an ask, or an edit that forks), streaming it to the view under `requestId`. */
+  private async runTurn(requestId: string, run: (chat: ChatService, events: AskEvents, signal: AbortSignal) => Promise<AskResult>): Promise<void> {
     const controller = new AbortController();
     this.inflight.set(requestId, controller);
     try {
       const chat = await this.chatService();
-      const result = await chat.ask(
-        { conversationId, question, selection: selection?.context, attachedPages: selection?.pages.map((p) => p.slug) },
-        {
-          onConversation: (conversation) => this.post({ type: 'turnStarted', requestId, conversationId: conversation.id }),
-          onContext: (context) => this.post({ type: 'context', requestId, pages: context.pages.map(pageRef), offline: context.offline }),
-          onText: (text) => this.post({ type: 'delta', requestId, text }),
-          onRetry: (info) => this.post({ type: 'retrying', requestId, ...info }),
-          onToolStep: (event) => this.post({ type: 'toolStep', requestId, id: event.id, label: event.label, ...(event.step ? { step: stepView(event.step) } : {}) }),
-        },
-        controller.signal,
-      );
+      const result = await run(chat, {
+        onConversation: (conversation) => this.post({ type: 'turnStarted', requestId, conversationId: conversation.id }),
+        onContext: (context) => this.post({ type: 'context', requestId, pages: context.pages.map(pageRef), offline: context.offline }),
+        onText: (text) => this.post({ type: 'delta', requestId, text }),
+        onRetry: (info) => this.post({ type: 'retrying', requestId, ...info }),
+        onToolStep: (event) => this.post({ type: 'toolStep', requestId, id: event.id, label: event.label, ...(event.step ? { step: stepView(event.step) } : {}) }),
+      }, controller.signal);
       this.post({ type: 'turnDone', requestId, conversation: summary(result.conversation), turn: turnView(result.turn), stopped: result.stopped });
       const failed = result.turn.context.attempts ?? [];
       if (failed.length) this.services.output.warn(`Answered by ${answeredBy(result.turn.model, failed)}. ${failed.map((attempt) => `${attempt.model}: ${attempt.message}`).join(' ')}`);
       await this.postConversations();
+      await this.proposeTitle(chat, result.conversation, controller.signal);
     } catch (error) {
       this.post({ type: 'turnFailed', requestId, ...failure(error) });
-      if (!isLlmError(error)) this.services.output.error('Chat turn failed:', error instanceof Error ? (error.stack ?? error.message) : String(error));
+      if (error instanceof WikiError) this.services.output.warn(`Chat turn refused: ${error.userMessage}`);
+      else if (!isLlmError(error)) this.services.output.error('Chat turn failed:', error instanceof Error ? (error.stack ?? error.message) : String(error));
       else this.services.output.warn(`Chat turn failed (${error.kind}${error.status ? `, HTTP ${error.status}` : ''}): ${error.message}`);
     } finally {
       this.inflight.delete(requestId);
+    }
+  }
+
+  /** After the answer is shown, so the title call never delays it; the conversation list carries the new title. */
+  private async proposeTitle(chat: ChatService, conversation: Conversation, signal: AbortSignal): Promise<void> {
+    // Most turns have a title already: skip reading the conversation again for them.
+    if (!conversation.titleSource || !PLACEHOLDER_TITLE_SOURCES.includes(conversation.titleSource)) return;
+    try {
+      if (await chat.proposeTitle(conversation.id, signal)) await this.postConversations();
+    } catch (error) {
+      this.services.output.warn(`Titling conversation ${conversation.id}: ${error instanceof Error ? error.message : String(error)}. It keeps the title it has.`);
     }
   }
 
@@ -220,6 +238,31 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Saves the checked turns as a page of their own; saving the same turns again updates that page. */
+  private async saveTurns(id: string, turnIndexes: readonly number[]): Promise<void> {
+    if (!ensureTrusted('Saving turns to the wiki')) return;
+    const wiki = await this.services.wikis.pick({ mustExist: true, purpose: 'Save the turns to which wiki?' });
+    if (!wiki) return;
+    try {
+      const record = await (await this.store()).get(id);
+      if (!record) {
+        this.post({ type: 'notice', message: 'That conversation is gone: it may have been deleted in another window.' });
+        return;
+      }
+      const range = rangeOfTurnIndexes(turnIndexes, record.turns.length);
+      const result = await fileBackTurns(wiki, record, range, new Date().toISOString().slice(0, 10));
+      await this.services.cores.of(wiki).drift.stamp(result.slug, { onlyMissing: true }).catch((error: Error) => this.services.output.warn(`Stamping ${result.slug}: ${error.message}`));
+      this.services.wikis.notifyChanged(wiki);
+      const turns = range.from === range.to ? `turn ${range.from}` : `turns ${range.from}–${range.to}`;
+      const verb = result.created ? 'Saved' : 'Updated';
+      this.post({ type: 'notice', message: `${verb} ${turns} as [[${result.slug}]].` });
+      void vscode.window.showInformationMessage(`Repo Wiki: ${verb} ${turns} of the conversation as [[${result.slug}]].`, 'Open Page')
+        .then((choice) => choice && vscode.window.showTextDocument(vscode.Uri.file(result.path)));
+    } catch (error) {
+      showError(this.services.output, 'Saving the turns to the wiki', error);
+    }
+  }
+
   private async openPage(slug: string): Promise<void> {
     const wiki = await this.wiki();
     const page = wiki && (await this.services.snapshots.get(wiki)).pages.find((p) => p.slug === slug);
@@ -285,6 +328,7 @@ export class ChatController implements vscode.Disposable {
         return !!wiki && !!(await locateCitation(this.services, wiki, citation));
       },
       tools: () => (this.toolWiki ? this.services.cores.of(this.toolWiki).tools() : []),
+      onTitleFailed: (error) => this.services.output.warn(`The model proposed no title; the conversation keeps the one it has: ${error instanceof Error ? error.message : String(error)}`),
       onSummaryFailed: (error) => this.services.output.warn(`Could not summarise the earlier turns of a conversation: ${error instanceof Error ? error.message : String(error)}`),
       now: () => new Date(),
     });
@@ -309,6 +353,7 @@ function summary(conversation: Conversation): ConversationSummary {
     id: conversation.id, title: conversation.title, updated: conversation.updated, turnCount: conversation.turnCount,
     inputTokens: conversation.inputTokens, outputTokens: conversation.outputTokens, ...(conversation.filedPage ? { filedPage: conversation.filedPage } : {}),
     tags: conversation.tags,
+    ...(conversation.parentConversationId ? { parentConversationId: conversation.parentConversationId, forkedAtTurn: conversation.forkedAtTurn } : {}),
   };
 }
 
@@ -341,6 +386,7 @@ function turnView(turn: Turn): TurnView {
 
 /** What the chat shows when a turn fails: the reason and the next step. */
 function failure(error: unknown): { message: string; action?: 'setUpModel' | 'retry' } {
+  if (error instanceof WikiError) return { message: error.userMessage };
   if (isLlmError(error)) {
     if (error.kind === 'auth' || error.kind === 'model-not-found') return { message: error.message, action: 'setUpModel' };
     return { message: error.message, action: 'retry' };

@@ -163,7 +163,7 @@ describe('export format 3', () => {
     const without = (key: string) => ({ ...json, conversation: { ...json.conversation, [key]: undefined } });
     assert.throws(() => parseConversationExport(JSON.stringify(without('forkedAtTurn'))), (e: unknown) => e instanceof ImportError && /only one of parentConversationId and forkedAtTurn/.test(e.message));
     assert.throws(() => parseConversationExport(JSON.stringify({ ...json, conversation: { ...json.conversation, parentConversationId: '../x' } })), /conversation\.parentConversationId is not a conversation id/);
-    assert.throws(() => parseConversationExport(JSON.stringify({ ...json, conversation: { ...json.conversation, forkedAtTurn: 0 } })), /conversation\.forkedAtTurn is not a turn number/);
+    assert.throws(() => parseConversationExport(JSON.stringify({ ...json, conversation: { ...json.conversation, forkedAtTurn: -1 } })), /conversation\.forkedAtTurn is not a number of turns/);
     assert.throws(() => parseConversationExport(JSON.stringify({ ...json, version: 4 })), /newer version of Repo Wiki \(format version 4; this one reads up to 3\)/);
   });
 });

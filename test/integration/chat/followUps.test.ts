@@ -1,0 +1,156 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { HostToWebview } from '../../../src/shared/protocol';
+import type { ChatHooks } from '../../../src/vscode/chat/chatView';
+import { chatWithMockModel, textOf, waitFor, type MockAnthropic } from '../helpers';
+
+const API_KEY = 'sk-ant-follow-ups-1234';
+
+// The chat view's follow-ups, driven through the host side as the webview drives it: Edit forks a
+// conversation, selected turns are saved as a page, and the model titles a conversation.
+describe('Chat view follow-ups in a real VS Code extension host', () => {
+  let root: string;
+  let chat: ChatHooks;
+  let mock: MockAnthropic;
+  let close: () => Promise<void>;
+  const posted: HostToWebview[] = [];
+  const last = <T extends HostToWebview['type']>(type: T) => [...posted].reverse().find((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
+  const listed = () => last('conversations')?.items ?? [];
+
+  before(async () => {
+    ({ root, chat, mock, close } = await chatWithMockModel(API_KEY));
+    process.env.ANTHROPIC_API_KEY = API_KEY;
+    chat.onDidPost((message) => posted.push(message));
+  });
+
+  after(async () => {
+    mock.setTitleReply(undefined);
+    await close();
+  });
+
+  /** A conversation of these questions, each answered by the scripted text. */
+  async function conversation(turns: [question: string, answer: string][]): Promise<string> {
+    let id: string | undefined;
+    for (const [question, answer] of turns) {
+      mock.script({ text: answer });
+      const requestId = `f${Math.random().toString(36).slice(2)}`;
+      await chat.send({ type: 'ask', requestId, question, ...(id ? { conversationId: id } : {}) });
+      const done = posted.find((m): m is Extract<HostToWebview, { type: 'turnDone' }> => m.type === 'turnDone' && m.requestId === requestId);
+      assert.ok(done, `"${question}" was answered: ${JSON.stringify(posted.filter((m) => 'requestId' in m && m.requestId === requestId).at(-1))}`);
+      id = done.conversation.id;
+    }
+    return id!;
+  }
+
+  /** Sends an edit as the view does and returns what the host posted for it. */
+  async function edit(conversationId: string, turnIndex: number, question: string) {
+    const requestId = `e${Math.random().toString(36).slice(2)}`;
+    await chat.send({ type: 'editQuestion', requestId, conversationId, turnIndex, question });
+    const of = <T extends HostToWebview['type']>(type: T) => posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type && 'requestId' in m && m.requestId === requestId);
+    return { started: of('turnStarted')[0], done: of('turnDone')[0], failed: of('turnFailed')[0] };
+  }
+
+  async function opened(conversationId: string) {
+    await chat.send({ type: 'openConversation', conversationId });
+    const message = last('conversation')!;
+    assert.equal(message.conversation?.id, conversationId);
+    return message;
+  }
+
+  it('editing a question forks the conversation at that turn and leaves the original untouched', async () => {
+    const original = await conversation([
+      ['How does the pipeline order middleware?', 'In registration order.'],
+      ['Where are errors caught?', 'At the edge.'],
+      ['What does the router match on?', 'Method and path.'],
+    ]);
+    const before = await opened(original);
+
+    mock.script({ text: 'In the error middleware, first.' });
+    const { started, done, failed } = await edit(original, 1, 'Where are validation errors caught?');
+    assert.ok(done, JSON.stringify(failed));
+    const fork = done.conversation.id;
+    assert.notEqual(fork, original);
+    assert.equal(started.conversationId, fork, 'the view follows the fork from the start');
+    assert.equal(done.turn.index, 1, 'the edited question is turn 2 of the fork');
+    assert.deepEqual([done.conversation.parentConversationId, done.conversation.forkedAtTurn], [original, 1]);
+
+    // The edited question was asked with turn 1 only as its history.
+    const messages = mock.requests.at(-1)!.body.messages;
+    assert.equal(textOf(messages[0].content), 'How does the pipeline order middleware?');
+    assert.doesNotMatch(JSON.stringify(messages), /Where are errors caught\?|What does the router match on\?/);
+
+    assert.deepEqual((await opened(original)).turns, before.turns, 'the original is exactly as it was');
+    const forked = await opened(fork);
+    assert.deepEqual(forked.turns.map((t) => [t.question, t.answer]), [
+      ['How does the pipeline order middleware?', 'In registration order.'],
+      ['Where are validation errors caught?', 'In the error middleware, first.'],
+    ]);
+    const item = await waitFor('the fork in the history, with its lineage', () => listed().find((c) => c.id === fork));
+    assert.deepEqual([item.parentConversationId, item.forkedAtTurn], [original, 1]);
+    assert.equal(listed().find((c) => c.id === original)?.turnCount, 3);
+  });
+
+  it('an edit of a question the conversation does not have is refused, and makes no fork', async () => {
+    const original = await conversation([['What is a route table?', 'A list of routes.']]);
+    const count = listed().length;
+    const { done, failed } = await edit(original, 5, 'What is a route?');
+    assert.equal(done, undefined);
+    assert.match(failed.message, /Cannot edit question 6/);
+    assert.equal(listed().length, count);
+  });
+
+  it('saves the selected turns as a page of their own, and saving them again updates that page', async () => {
+    const id = await conversation([
+      ['How are requests logged?', 'One line per request.'],
+      ['Where does the logger live?', 'In `src/pipeline.ts`.'],
+      ['Can logging be turned off?', 'With a setting.'],
+    ]);
+    await chat.send({ type: 'saveTurns', conversationId: id, turnIndexes: [1, 2] });
+    const saved = /^Saved turns 2–3 as \[\[([a-z0-9-]+)\]\]\.$/.exec(last('notice')?.message ?? '');
+    assert.ok(saved, last('notice')?.message);
+    const slug = saved[1];
+    assert.match(slug, /-turns-2-3$/);
+    const file = path.join(root, '.wiki', 'pages', `${slug}.md`);
+    const page = fs.readFileSync(file, 'utf8');
+    assert.match(page, /## Where does the logger live\?/);
+    assert.match(page, /## Can logging be turned off\?/);
+    assert.doesNotMatch(page, /## How are requests logged\?/);
+    assert.match(page, new RegExp(`conversation:${id}#turns-2-3`));
+    assert.equal(listed().find((c) => c.id === id)?.filedPage, undefined, 'the whole conversation was not filed');
+
+    await chat.send({ type: 'rename', conversationId: id, title: 'Logging, renamed' });
+    await chat.send({ type: 'saveTurns', conversationId: id, turnIndexes: [1, 2] });
+    assert.equal(last('notice')?.message, `Updated turns 2–3 as [[${slug}]].`);
+    assert.equal(fs.readdirSync(path.dirname(file)).filter((name) => name.endsWith('-turns-2-3.md')).length, 1, 'the same page, updated in place');
+  });
+
+  it('proposes a title after the first answer; never replaces a renamed one; a fork gets its own', async () => {
+    const titleCalls = mock.titleRequests.length;
+    mock.setTitleReply({ text: '"Middleware and auth."' });
+    try {
+      const id = await conversation([['Which middleware runs before the auth check?', 'The logger and the body parser.']]);
+      const titled = await waitFor('the proposed title in the history', () => listed().find((c) => c.id === id && c.title === 'Middleware and auth'));
+      assert.ok(titled);
+      assert.equal(mock.titleRequests.length, titleCalls + 1, 'one title call');
+      const call = mock.titleRequests.at(-1)!.body;
+      assert.equal(call.max_tokens, 16);
+      assert.match(JSON.stringify(call.messages), /Which middleware runs before the auth check\?/);
+
+      mock.script({ text: 'Yes, always.' });
+      await chat.send({ type: 'ask', requestId: `r${Date.now()}`, conversationId: id, question: 'Always in that order?' });
+      assert.equal(mock.titleRequests.length, titleCalls + 1, 'a later answer keeps the title');
+
+      await chat.send({ type: 'rename', conversationId: id, title: 'My middleware notes' });
+      mock.setTitleReply({ text: 'Body parser limits' });
+      mock.script({ text: 'A 1 MB limit.' });
+      const { done } = await edit(id, 1, 'What limits does the body parser have?');
+      assert.ok(done);
+      const fork = await waitFor('the fork\'s own title', () => listed().find((c) => c.id === done.conversation.id && c.title === 'Body parser limits'));
+      assert.ok(fork);
+      assert.equal(listed().find((c) => c.id === id)?.title, 'My middleware notes', 'the renamed original keeps its title');
+    } finally {
+      mock.setTitleReply(undefined);
+    }
+  });
+});
