@@ -14,7 +14,7 @@ const smoke = process.argv.includes('--smoke');
 const BENCHES = [
   'activation', 'size', 'index', 'fileAccess/index', 'drift/index', 'drift/changedSince', 'drift/languages',
   'tools/index', 'mcp/index', 'chat/retrieval', 'chat/toolLoop', 'retrieval/index', 'chat/persist', 'chat/render',
-  'ingest/index', 'authoring/index', 'authoring/graph', 'upkeep/index', 'providers/index', 'generate/map',
+  'ingest/index', 'authoring/index', 'authoring/graph', 'upkeep/index', 'providers/index', 'generate/map', 'generate/update',
 ];
 
 const started = performance.now();
