@@ -1,11 +1,11 @@
 import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
+import { DEFAULT_GENERATE_BUDGET, GENERATE_LIMITS } from '../../core/generate/defaults';
 import type { GenerateReport, GenerateSettings } from '../../core/generate/generate';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
 import { generateLogEntry } from '../../core/generate/log';
 import { outlineInput, readSteering } from '../../core/generate/outlineInput';
 import { NO_STEERING } from '../../core/generate/steering';
-import { INGEST_DEFAULTS } from '../../core/ingest/sources';
 import { isLlmError } from '../../core/llm/languageModel';
 import type { LocalCore } from '../../adapters/localCore';
 import type { CliCommand } from '../command';
@@ -15,8 +15,6 @@ import { missingModels, MODEL_ENVIRONMENT, modelFromEnv } from '../model';
 import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from '../generateReport';
 import { MODEL_OPTIONS } from '../options';
 
-/** Input and output tokens a run may spend unless --budget says otherwise. */
-export const DEFAULT_GENERATE_BUDGET = 200_000;
 
 /** `repo-wiki generate`: the librarian drafts the wiki from the code; see `generateCommand`. */
 export const generate: CliCommand = {
@@ -47,7 +45,6 @@ export const generate: CliCommand = {
   },
 };
 
-const SETTINGS = { maxTokens: INGEST_DEFAULTS.maxOutputTokens, maxToolRounds: 8, toolTokenBudget: 60_000 } as const;
 
 /**
  * Drafts the outline, prints it, and writes its pages only with --yes or after a yes on a terminal;
@@ -66,7 +63,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   const { draftOutline, writePages, OutlineRejectedError } = await import('../../core/generate/generate');
   const { headCommit } = await import('../../adapters/git/gitChanges');
   const budget = new TokenBudget(options.budget);
-  const settings: GenerateSettings = { model: offer.name, ...SETTINGS };
+  const settings: GenerateSettings = { model: offer.name, ...GENERATE_LIMITS };
   const deps = { wiki, model: offer.model, budget, resolver: core.drift, tools: core.tools(), settings, today: new Date().toISOString().slice(0, 10), commit: await headCommit(wiki.root) };
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -36,10 +36,11 @@ export interface GenerateDeps {
   /** HEAD, recorded in each anchor of a written page, so "what changed" has a base. */
   commit?: string;
   /**
-   * Asked before a valid page is written: false declines it (nothing written, the run goes on).
-   * Without it every valid page is written (the CLI asked once, for the whole outline).
+   * Asked before a valid page is written: the changes to write. Without a change that writes the
+   * page itself it is declined (nothing written, the run goes on). Without a review every valid
+   * page is written (the CLI asked once, for the whole outline).
    */
-  review?(slug: string, changes: readonly PageChange[]): Promise<boolean>;
+  review?(slug: string, changes: readonly PageChange[]): Promise<readonly PageChange[]>;
 }
 
 /** The outline broke its contract twice (a reply and its repair); nothing was written. */
@@ -135,8 +136,9 @@ async function writePage(deps: GenerateDeps, outline: readonly OutlinePage[], pa
 
 /** Writes a page's changes at once, unless the review declines them; whether they were written. */
 export async function writeReviewed(deps: GenerateDeps, slug: string, changes: readonly PageChange[]): Promise<boolean> {
-  if (deps.review && !(await deps.review(slug, changes))) return false;
-  await deps.wiki.exclusive((writes) => writeChangesLocked(deps.wiki, writes, changes));
+  const kept = deps.review ? await deps.review(slug, changes) : changes;
+  if (!kept.some((change) => change.slug === slug && (change.kind === 'create' || change.kind === 'update'))) return false;
+  await deps.wiki.exclusive((writes) => writeChangesLocked(deps.wiki, writes, kept));
   return true;
 }
 

@@ -49,7 +49,7 @@ describe('generate: reviewing each page before it is written', () => {
     const reviewed: { slug: string; changes: readonly PageChange[] }[] = [];
     const review = async (slug: string, changes: readonly PageChange[]) => {
       reviewed.push({ slug, changes });
-      return slug === 'page-2';
+      return slug === 'page-2' ? changes : [];
     };
     const report = await writePages(deps(wiki, new ScriptedModel([pagePlan('page-1'), pagePlan('page-2')]), review), outline, outline, '');
     assert.deepEqual(reviewed.map((entry) => entry.slug), ['page-1', 'page-2']);
