@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
 import { DEFAULT_GENERATE_BUDGET, GENERATE_LIMITS } from '../../core/generate/defaults';
 import { draftOutline, OutlineRejectedError, writePages, type GenerateDeps, type GenerateProgress, type GenerateReport } from '../../core/generate/generate';
-import { generateLogEntry } from '../../core/generate/log';
+import { generateLogEntry, updateLogEntry } from '../../core/generate/log';
 import { outlineInput, readSteering } from '../../core/generate/outlineInput';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
+import { driftedPages, updatePages, type UpdateReport } from '../../core/generate/update';
+import { citationDiffsOf } from '../../core/drift/citationDiffs';
 import { keepChanges, type PageChange } from '../../core/ingest/changes';
 import { isLlmError } from '../../core/llm/languageModel';
 import type { Wiki } from '../../core/wiki/wiki';
@@ -28,7 +30,10 @@ const running = new Set<AbortController>();
 /** "Draft the wiki for this repository…": the CLI's `repo-wiki generate`, each page reviewed before it is written. */
 export const generateFeature = {
   activate(context: vscode.ExtensionContext, services: Services): { generate: GenerateHooks } {
-    context.subscriptions.push(vscode.commands.registerCommand('repoWiki.draftWiki', () => draftWiki(services)));
+    context.subscriptions.push(
+      vscode.commands.registerCommand('repoWiki.draftWiki', () => draftWiki(services)),
+      vscode.commands.registerCommand('repoWiki.updateDriftedPages', (root?: string) => updateDriftedPages(services, root)),
+    );
     return { generate: { setOutlineChooser, cancelAll: () => running.forEach((controller) => controller.abort()) } };
   },
 };
@@ -103,6 +108,52 @@ async function draftWiki(services: Services): Promise<GenerateReport | undefined
   }
 }
 
+/** `generate --update` in the editor: only the pages with drift, each with the diff of its changed citations, each edit reviewed. */
+async function updateDriftedPages(services: Services, root: string | undefined): Promise<UpdateReport | undefined> {
+  const action = 'Propose updates for drifted pages';
+  if (!ensureTrusted(action)) return undefined;
+  const wiki = root ? (await services.wikis.existing()).find((candidate) => candidate.root === root) : await services.wikis.pick({ mustExist: true, purpose: 'propose updates for drifted pages' });
+  if (!wiki) return undefined;
+  const controller = new AbortController();
+  running.add(controller);
+  try {
+    const deps = await generateDeps(services, wiki, 'Proposing updates (the librarian edits the pages)');
+    if (!deps) return undefined;
+    const { drift } = services.cores.of(wiki);
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Repo Wiki: proposing updates for drifted pages', cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        progress.report({ message: 'checking citations…' });
+        const { issues } = await drift.check({}, controller.signal);
+        const pages = await wiki.loadPages();
+        const diffs = await citationDiffsOf(pages, issues, (citation, anchor) => drift.whatChanged(citation, anchor));
+        const drifted = driftedPages(pages, issues, (issue) => diffs.get(issue));
+        if (!drifted.length) return undefined;
+        const restamp = async (slug: string, citations: readonly string[]) => void (await drift.stamp(slug, { citations: [...citations] }));
+        return updatePages({ ...deps, restamp, review: reviewEachPage(wiki, 'Update') }, drifted, controller.signal, pageProgress(progress, deps.budget, []));
+      },
+    );
+    if (!report) {
+      void vscode.window.showInformationMessage(`${action}: no page has drift to revisit (changed, moved, renamed or missing code); nothing was sent.`);
+      return undefined;
+    }
+    await wiki.appendLog(updateLogEntry(report, deps.budget));
+    services.wikis.notifyChanged(wiki);
+    for (const { slug, problems } of report.rejected) services.output.warn(`${action}: rejected ${slug}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+    const parts = [`${report.updated.length} updated`, `${report.restamped.length} re-stamped`, report.declined.length && `${report.declined.length} declined in review`, report.rejected.length && `${report.rejected.length} rejected (see the output)`].filter(Boolean).join(', ');
+    const message = `${action}: ${parts}.${stopText(report, 'run it again')}`;
+    services.output.info(`${message} ${spentText(deps.budget, report.model)}`);
+    void vscode.window.showInformationMessage(message);
+    return report;
+  } catch (error) {
+    reportFailure(services, error, action);
+    return undefined;
+  } finally {
+    running.delete(controller);
+  }
+}
+
 async function draftOutlineWithProgress(services: Services, deps: GenerateDeps, steering: Awaited<ReturnType<typeof readSteering>>, controller: AbortController): Promise<OutlinePage[] | undefined> {
   try {
     return await vscode.window.withProgress(
@@ -150,11 +201,8 @@ function reportRun(services: Services, wiki: Wiki, report: GenerateReport, budge
     report.declined.length && `${report.declined.length} declined in review`,
     report.rejected.length && `${report.rejected.length} rejected (citations that do not resolve; see the output)`,
   ].filter(Boolean).join(', ');
-  const stop = report.stopped?.reason === 'budget' ? ` Stopped before the budget ran out: ${report.notAttempted.length} page(s) not written; raise repoWiki.generate.budget and run it again to resume.`
-    : report.stopped?.reason === 'cancelled' ? ` Cancelled: the pages accepted stay; run it again to resume.`
-      : report.stopped?.reason === 'failed' ? ` Stopped, the model failed: ${report.stopped.message} Run it again to resume.` : '';
-  const spent = `${budget.requests} request(s), ${budget.inputTokens} input and ${budget.outputTokens} output tokens of ${budget.limit} (${report.model}).`;
-  services.output.info(`${ACTION}: ${parts}.${stop} ${spent}`);
+  const stop = stopText(report, 'run it again to resume');
+  services.output.info(`${ACTION}: ${parts}.${stop} ${spentText(budget, report.model)}`);
   const first = report.written[0];
   const message = `${ACTION}: ${parts}.${stop}`;
   const buttons = first ? ['Open Page'] : [];
@@ -164,17 +212,31 @@ function reportRun(services: Services, wiki: Wiki, report: GenerateReport, budge
     });
 }
 
-function reportFailure(services: Services, error: unknown): void {
+/** Why a run stopped early, if it did, and what to do next. */
+function stopText(report: Pick<GenerateReport, 'stopped' | 'notAttempted'>, next: string): string {
+  switch (report.stopped?.reason) {
+    case 'budget': return ` Stopped before the budget ran out: ${report.notAttempted.length} page(s) not attempted; raise repoWiki.generate.budget and ${next}.`;
+    case 'cancelled': return ` Cancelled: the pages accepted stay; ${next}.`;
+    case 'failed': return ` Stopped, the model failed: ${report.stopped.message} The pages accepted stay; ${next}.`;
+    default: return '';
+  }
+}
+
+function spentText(budget: TokenBudget, model: string): string {
+  return `${budget.requests} request(s), ${budget.inputTokens} input and ${budget.outputTokens} output tokens of ${budget.limit} (${model}).`;
+}
+
+function reportFailure(services: Services, error: unknown, action = ACTION): void {
   if (isLlmError(error)) {
     if (error.kind === 'cancelled') {
-      void vscode.window.showInformationMessage(`${ACTION}: cancelled; nothing was written.`);
+      void vscode.window.showInformationMessage(`${action}: cancelled; the pages accepted stay.`);
       return;
     }
-    services.output.warn(`${ACTION}: ${error.message}`);
-    const action = error.kind === 'auth' ? 'Set up a model' : undefined;
-    void vscode.window.showErrorMessage(`${ACTION} failed: ${error.message}`, ...(action ? [action] : []))
+    services.output.warn(`${action}: ${error.message}`);
+    const fix = error.kind === 'auth' ? 'Set up a model' : undefined;
+    void vscode.window.showErrorMessage(`${action} failed: ${error.message}`, ...(fix ? [fix] : []))
       .then((choice) => choice && vscode.commands.executeCommand('repoWiki.setUpModel'));
     return;
   }
-  showError(services.output, ACTION, error);
+  showError(services.output, action, error);
 }
