@@ -7,6 +7,7 @@ import { extendMarkdownIt } from './vscode/authoring/markdownPreview';
 import { chatFeature } from './vscode/chat/chatFeature';
 import { commandsFeature } from './vscode/commands/commandsFeature';
 import { driftFeature } from './vscode/drift/driftFeature';
+import { generateFeature } from './vscode/generate/generateFeature';
 import { graphFeature } from './vscode/graph/graphFeature';
 import { walkthroughFeature } from './vscode/walkthrough/walkthroughFeature';
 import { indexFeature } from './vscode/index/indexFeature';
@@ -26,7 +27,7 @@ import { DocumentSymbols } from './vscode/services/documentSymbols';
 import { WorkspaceCores } from './vscode/services/workspaceCores';
 import { WorkspaceWikis } from './vscode/services/workspaceWikis';
 
-const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, graphFeature, walkthroughFeature, upkeepFeature];
+const features: Feature[] = [pagesFeature, lintFeature, indexFeature, driftFeature, commandsFeature, chatFeature, ingestFeature, generateFeature, scmFeature, agentsFeature, proposalsFeature, authoringFeature, graphFeature, walkthroughFeature, upkeepFeature];
 
 export interface RepoWikiApi {
   /** For tests: the services the features share. */

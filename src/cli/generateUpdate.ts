@@ -1,3 +1,4 @@
+import { updateLogEntry } from '../core/generate/log';
 import { updatePages, driftedPages, type UpdateDeps } from '../core/generate/update';
 import type { LocalCore } from '../adapters/localCore';
 import { confirm } from './confirm';
@@ -31,19 +32,7 @@ export async function updateCommand(core: LocalCore, deps: UpdateDeps, options: 
   }
   const result = await updatePages(deps, drifted, signal, progressOn(io, 'revisiting'));
   const { budget } = deps;
-  await wiki.appendLog({
-    op: 'generate',
-    update: true,
-    pages: [...result.updated, ...result.restamped],
-    updated: result.updated,
-    restamped: result.restamped,
-    rejected: result.rejected.map((page) => page.slug),
-    ...(result.stopped ? { stopped: result.stopped.reason } : {}),
-    tokens: { input: budget.inputTokens, output: budget.outputTokens },
-    requests: budget.requests,
-    budget: budget.limit,
-    model: result.model,
-  });
+  await wiki.appendLog(updateLogEntry(result, budget));
   const rejected = printRejected(result.rejected, io);
   io.out(`Updated: ${result.updated.length} page(s); re-stamped: ${result.restamped.length}${rejected}. ${spent(budget, result.model)}`);
   return printStop(result, result.updated.length + result.restamped.length, io);

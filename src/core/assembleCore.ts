@@ -36,6 +36,8 @@ export interface WorkspaceCore {
   readonly proposals: ProposalContext;
   /** The read-only tools; `ages` tags pages with their age from git, overriding the parts' own. */
   tools(options?: { ages?: CoreParts['ages'] }): readonly WikiTool[];
+  /** The ranked repository map, when the front end has one (generate drafts its outline from it). */
+  readonly map?: RepoMap;
 }
 
 /** The one factory of a workspace folder's core. */
@@ -53,6 +55,7 @@ export function assembleCore(parts: CoreParts): WorkspaceCore {
     pages,
     proposals: { wiki, store: new ProposalStore(wiki.dir, files), resolver: drift, clock: parts.clock },
     tools: (options = {}) => (options.ages ? toolsWith(options.ages) : (tools ??= toolsWith(parts.ages))),
+    ...(parts.map ? { map: parts.map } : {}),
   };
 }
 

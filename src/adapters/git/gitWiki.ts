@@ -2,7 +2,7 @@ import { simpleGit, type SimpleGit } from 'simple-git';
 import { WikiError } from '../../core/errors';
 import type { WikiGit } from '../../core/ports';
 import { WIKI_DIR } from '../../core/wiki/wiki';
-import { objectText } from './gitChanges';
+import { headCommit, objectText } from './gitChanges';
 
 /** Git for one workspace folder through simple-git; pathspecs are relative to that folder. */
 export class SimpleGitWiki implements WikiGit {
@@ -17,6 +17,11 @@ export class SimpleGitWiki implements WikiGit {
     if (!version?.installed) return 'Git was not found on this machine, so the wiki cannot be committed.';
     if (!(await this.git.checkIsRepo().catch(() => false))) return `${this.folder} is not inside a git repository.`;
     return undefined;
+  }
+
+  /** The commit HEAD names, or undefined outside a repository or before its first commit. */
+  headCommit(): Promise<string | undefined> {
+    return headCommit(this.folder);
   }
 
   /** A file's text at HEAD (path relative to this folder), or undefined when HEAD has no such file. */

@@ -1,7 +1,5 @@
 import type { LocalCore } from '../../adapters/localCore';
-import { DriftCode } from '../../core/drift/driftCodes';
 import type { DriftIssue } from '../../core/drift/driftEngine';
-import { parseCitationText } from '../../core/drift/citations';
 import type { CliCommand } from '../command';
 import { issueJson, issueLine, wikiErrors } from '../issues';
 
@@ -98,16 +96,8 @@ export const drift: CliCommand = {
 
 /** `--diff`: per changed citation (signature or body), a unified diff of its code since the commit it was verified at, or why there is none. */
 export async function citationDiffs({ wiki, engine, root }: LocalCore, issues: readonly DriftIssue[]): Promise<Map<DriftIssue, string>> {
-  const [{ boundedPatchText }, { fileAtCommit }, { whatChanged }] = await Promise.all([import('../../core/text/boundedDiff'), import('../../adapters/git/gitChanges'), import('../../core/drift/whatChanged')]);
-  const diffs = new Map<DriftIssue, string>();
-  const pages = new Map((await wiki.loadPages()).map((page) => [page.relPath, page]));
-  for (const issue of issues) {
-    if (issue.code !== DriftCode.SignatureChanged && issue.code !== DriftCode.BodyChanged) continue;
-    const anchor = pages.get(issue.page)?.frontmatter.anchors?.[issue.data.citation];
-    const change = await whatChanged(engine, (commit, relPath) => fileAtCommit(root, commit, relPath), parseCitationText(issue.data.citation) ?? { text: issue.data.citation, path: issue.data.path, symbol: issue.data.symbol }, anchor);
-    diffs.set(issue, 'unavailable' in change ? change.unavailable : boundedPatchText(`a/${change.path}`, `b/${change.path}`, `${change.before}\n`, `${change.after}\n`, `at ${change.commit}`, 'now'));
-  }
-  return diffs;
+  const [{ citationDiffsOf }, { fileAtCommit }, { whatChanged }] = await Promise.all([import('../../core/drift/citationDiffs'), import('../../adapters/git/gitChanges'), import('../../core/drift/whatChanged')]);
+  return citationDiffsOf(await wiki.loadPages(), issues, (citation, anchor) => whatChanged(engine, (commit, relPath) => fileAtCommit(root, commit, relPath), citation, anchor));
 }
 
 // GitHub Actions workflow-command escaping.

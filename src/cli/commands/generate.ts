@@ -1,12 +1,11 @@
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
-import { isFileAccessError, isNotAFile } from '../../core/errors';
 import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
+import { DEFAULT_GENERATE_BUDGET, GENERATE_LIMITS } from '../../core/generate/defaults';
 import type { GenerateReport, GenerateSettings } from '../../core/generate/generate';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
-import { NO_STEERING, parseSteering, STEERING_FILE, type Steering } from '../../core/generate/steering';
-import { INGEST_DEFAULTS } from '../../core/ingest/sources';
+import { generateLogEntry } from '../../core/generate/log';
+import { outlineInput, readSteering } from '../../core/generate/outlineInput';
+import { NO_STEERING } from '../../core/generate/steering';
 import { isLlmError } from '../../core/llm/languageModel';
 import type { LocalCore } from '../../adapters/localCore';
 import type { CliCommand } from '../command';
@@ -16,8 +15,6 @@ import { missingModels, MODEL_ENVIRONMENT, modelFromEnv } from '../model';
 import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from '../generateReport';
 import { MODEL_OPTIONS } from '../options';
 
-/** Input and output tokens a run may spend unless --budget says otherwise. */
-export const DEFAULT_GENERATE_BUDGET = 200_000;
 
 /** `repo-wiki generate`: the librarian drafts the wiki from the code; see `generateCommand`. */
 export const generate: CliCommand = {
@@ -48,11 +45,6 @@ export const generate: CliCommand = {
   },
 };
 
-const SETTINGS = { maxTokens: INGEST_DEFAULTS.maxOutputTokens, maxToolRounds: 8, toolTokenBudget: 60_000 } as const;
-/** The map's share of the outline prompt. */
-const OUTLINE_MAP_TOKENS = 4000;
-const MANIFESTS = ['package.json', 'pyproject.toml', 'setup.py', 'requirements.txt', 'go.mod', 'Cargo.toml', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'Gemfile', 'composer.json', 'README.md', 'README', 'readme.md'];
-const DOCS = { folder: 'docs', files: 20, maxBytes: 256 * 1024, charsPerFile: 6000 } as const;
 
 /**
  * Drafts the outline, prints it, and writes its pages only with --yes or after a yes on a terminal;
@@ -67,11 +59,11 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
     return 2;
   }
   // The steering file shapes an outline; --update drafts none.
-  const steering = options.update ? NO_STEERING : await readSteering(core);
+  const steering = options.update ? NO_STEERING : await readSteering(wiki, core.files);
   const { draftOutline, writePages, OutlineRejectedError } = await import('../../core/generate/generate');
   const { headCommit } = await import('../../adapters/git/gitChanges');
   const budget = new TokenBudget(options.budget);
-  const settings: GenerateSettings = { model: offer.name, ...SETTINGS };
+  const settings: GenerateSettings = { model: offer.name, ...GENERATE_LIMITS };
   const deps = { wiki, model: offer.model, budget, resolver: core.drift, tools: core.tools(), settings, today: new Date().toISOString().slice(0, 10), commit: await headCommit(wiki.root) };
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -84,7 +76,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
     io.err('generate: drafting the outline');
     let outline: OutlinePage[];
     try {
-      const input = { schema: (await wiki.readSchema()) ?? '', steering, map: (await core.map.map({ tokens: OUTLINE_MAP_TOKENS })).text, files: await outlineFiles(core), pages: await wiki.loadPages() };
+      const input = await outlineInput(wiki, core.files, core.map, steering);
       outline = (await draftOutline(deps, input, controller.signal)).outline;
     } catch (error) {
       if (error instanceof BudgetExhaustedError) {
@@ -113,17 +105,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
       return 0;
     }
     const report = await writePages(deps, outline, write, steering.notes, controller.signal, progressOn(io, 'writing'));
-    await wiki.appendLog({
-      op: 'generate',
-      pages: report.written,
-      written: report.written,
-      rejected: report.rejected.map((page) => page.slug),
-      ...(report.stopped ? { stopped: report.stopped.reason } : {}),
-      tokens: { input: budget.inputTokens, output: budget.outputTokens },
-      requests: budget.requests,
-      budget: budget.limit,
-      model: report.model,
-    });
+    await wiki.appendLog(generateLogEntry(report, budget));
     return printReport(report, budget, io);
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -139,54 +121,4 @@ function printReport(report: GenerateReport, budget: TokenBudget, io: Io): numbe
   const rejected = printRejected(report.rejected, io);
   io.out(`Written: ${report.written.length} page(s)${rejected}. ${spent(budget, report.model)}`);
   return printStop(report, report.written.length, io);
-}
-
-/** `.wiki/generate.json`, or no steering when there is none; a bad one stops the run with its field named. */
-async function readSteering({ wiki, files }: LocalCore): Promise<Steering> {
-  try {
-    return parseSteering(new TextDecoder().decode(await files.readFile(path.join(wiki.dir, STEERING_FILE), { maxBytes: 64 * 1024 })));
-  } catch (error) {
-    if (isNotAFile(error)) return NO_STEERING;
-    throw error;
-  }
-}
-
-/** The manifests and README at the root, and the first files of docs/, each cut to size. */
-async function outlineFiles({ wiki, files }: LocalCore): Promise<{ path: string; text: string }[]> {
-  const found: { path: string; text: string }[] = [];
-  const read = async (relPath: string) => {
-    // README.md and readme.md are one file on a case-insensitive disk.
-    if (found.some((file) => file.path.toLowerCase() === relPath.toLowerCase())) return;
-    try {
-      const text = new TextDecoder().decode(await files.readFile(path.join(wiki.root, relPath), { maxBytes: DOCS.maxBytes }));
-      found.push({ path: relPath, text: text.length > DOCS.charsPerFile ? `${text.slice(0, DOCS.charsPerFile)}\n[… cut]` : text });
-    } catch (error) {
-      // Absent, too large or a secret: the outline does without it.
-      if (!isNotAFile(error) && !isFileAccessError(error)) throw error;
-    }
-  };
-  for (const name of MANIFESTS) await read(name);
-  for (const relPath of await docsFiles(wiki.root)) await read(relPath);
-  return found;
-}
-
-async function docsFiles(root: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (relDir: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await fsp.readdir(path.join(root, relDir), { withFileTypes: true });
-    } catch (error) {
-      if (isNotAFile(error)) return;
-      throw error;
-    }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (found.length >= DOCS.files) return;
-      const relPath = `${relDir}/${entry.name}`;
-      if (entry.isDirectory()) await walk(relPath);
-      else if (entry.isFile() && /\.(md|mdx|txt|rst)$/i.test(entry.name)) found.push(relPath);
-    }
-  };
-  await walk(DOCS.folder);
-  return found;
 }

@@ -1,7 +1,7 @@
 import { runToolLoop, type ToolStepEvent } from '../chat/toolLoop';
 import { WikiError } from '../errors';
 import { writeChangesLocked } from '../ingest/apply';
-import { preparePlan, type CitationResolver, type PreparedPlan } from '../ingest/changes';
+import { preparePlan, type CitationResolver, type PageChange, type PreparedPlan } from '../ingest/changes';
 import { parsePlan, type PlanProblem } from '../ingest/plan';
 import { repairMessage } from '../ingest/prompt';
 import { anchorAt } from '../drift/symbols';
@@ -35,6 +35,12 @@ export interface GenerateDeps {
   today: string;
   /** HEAD, recorded in each anchor of a written page, so "what changed" has a base. */
   commit?: string;
+  /**
+   * Asked before a valid page is written: the changes to write. Without a change that writes the
+   * page itself it is declined (nothing written, the run goes on). Without a review every valid
+   * page is written (the CLI asked once, for the whole outline).
+   */
+  review?(slug: string, changes: readonly PageChange[]): Promise<readonly PageChange[]>;
 }
 
 /** The outline broke its contract twice (a reply and its repair); nothing was written. */
@@ -69,6 +75,8 @@ export interface GenerateProgress {
 
 export interface GenerateReport {
   written: string[];
+  /** Valid pages the review declined; nothing of them was written. */
+  declined: string[];
   rejected: { slug: string; problems: PlanProblem[] }[];
   /** Why the run ended before the last page: the budget would have been overrun, it was cancelled, or no model answered. */
   stopped?: { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' } | { reason: 'failed'; message: string };
@@ -85,7 +93,7 @@ export interface GenerateReport {
  * the caller logs the run once.
  */
 export async function writePages(deps: GenerateDeps, outline: readonly OutlinePage[], toWrite: readonly OutlinePage[], notes: string, signal?: AbortSignal, progress: GenerateProgress = {}): Promise<GenerateReport> {
-  const report: GenerateReport = { written: [], rejected: [], notAttempted: [], model: deps.settings.model };
+  const report: GenerateReport = { written: [], declined: [], rejected: [], notAttempted: [], model: deps.settings.model };
   for (const [index, page] of toWrite.entries()) {
     if (signal?.aborted) {
       report.stopped = { reason: 'cancelled' };
@@ -94,7 +102,7 @@ export async function writePages(deps: GenerateDeps, outline: readonly OutlinePa
       try {
         const outcome = await writePage(deps, outline, page, notes, report, signal, progress);
         if ('problems' in outcome) report.rejected.push({ slug: page.slug, problems: outcome.problems });
-        else report.written.push(page.slug);
+        else (outcome.written ? report.written : report.declined).push(page.slug);
       } catch (error) {
         if (error instanceof BudgetExhaustedError) report.stopped = { reason: 'budget', needed: error.needed, left: error.left };
         else if (error instanceof LlmError) report.stopped = error.kind === 'cancelled' ? { reason: 'cancelled' } : { reason: 'failed', message: error.message };
@@ -109,7 +117,7 @@ export async function writePages(deps: GenerateDeps, outline: readonly OutlinePa
   return report;
 }
 
-async function writePage(deps: GenerateDeps, outline: readonly OutlinePage[], page: OutlinePage, notes: string, report: GenerateReport, signal: AbortSignal | undefined, progress: GenerateProgress): Promise<{ written: true } | { problems: PlanProblem[] }> {
+async function writePage(deps: GenerateDeps, outline: readonly OutlinePage[], page: OutlinePage, notes: string, report: GenerateReport, signal: AbortSignal | undefined, progress: GenerateProgress): Promise<{ written: boolean } | { problems: PlanProblem[] }> {
   const { wiki, settings } = deps;
   const model = budgetedModel(deps.model, deps.budget);
   const pages = await wiki.loadPages();
@@ -119,14 +127,19 @@ async function writePage(deps: GenerateDeps, outline: readonly OutlinePage[], pa
     const answer = await runToolLoop(model, { system: prompt.system, messages, tools: deps.tools, settings, steps: [] }, { onText: () => undefined, onToolStep: progress.onToolStep, onRetry: progress.onRetry }, signal);
     report.model = answer.model;
     const prepared = await preparePage(deps, page.slug, answer.text, [generateSource(page.slug)]);
-    if (!prepared.problems.length) {
-      await wiki.exclusive((writes) => writeChangesLocked(wiki, writes, prepared.changes));
-      return { written: true };
-    }
+    if (!prepared.problems.length) return { written: await writeReviewed(deps, page.slug, prepared.changes) };
     if (attempt >= 1) return { problems: prepared.problems };
     progress.onRepair?.({ slug: page.slug, problems: prepared.problems });
     messages = [...messages, { role: 'assistant', content: answer.text }, { role: 'user', content: repairMessage(prepared.problems) }];
   }
+}
+
+/** Writes a page's changes at once, unless the review declines them; whether they were written. */
+export async function writeReviewed(deps: GenerateDeps, slug: string, changes: readonly PageChange[]): Promise<boolean> {
+  const kept = deps.review ? await deps.review(slug, changes) : changes;
+  if (!kept.some((change) => change.slug === slug && (change.kind === 'create' || change.kind === 'update'))) return false;
+  await deps.wiki.exclusive((writes) => writeChangesLocked(deps.wiki, writes, kept));
+  return true;
 }
 
 /** The reply as page changes, through ingest's validation; the plan must write exactly the page `slug`, recording `sources`. */

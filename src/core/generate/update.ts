@@ -2,13 +2,12 @@ import { attribute, neutralise } from '../chat/prompt';
 import { runToolLoop } from '../chat/toolLoop';
 import { DriftCode } from '../drift/driftCodes';
 import type { DriftIssue } from '../drift/driftEngine';
-import { writeChangesLocked } from '../ingest/apply';
 import { parsePlan, PLAN_TOPICS, type PlanProblem } from '../ingest/plan';
 import { repairMessage } from '../ingest/prompt';
 import { LlmError, type ChatMessage, type SystemBlock } from '../llm/languageModel';
 import type { WikiPage } from '../model';
 import { BudgetExhaustedError, budgetedModel } from './budget';
-import { preparePage, type GenerateDeps, type GenerateProgress } from './generate';
+import { preparePage, writeReviewed, type GenerateDeps, type GenerateProgress } from './generate';
 
 /** The drift an update revisits: code that changed, moved, was renamed or is gone. */
 export const REVISITED: readonly DriftCode[] = [DriftCode.BodyChanged, DriftCode.SignatureChanged, DriftCode.TypeChanged, DriftCode.MovedSymbol, DriftCode.RenamedSymbol, DriftCode.MissingFile, DriftCode.MissingSymbol];
@@ -50,6 +49,8 @@ export interface UpdateDeps extends GenerateDeps {
 
 export interface UpdateReport {
   updated: string[];
+  /** Valid edits the review declined; nothing of them was written. */
+  declined: string[];
   restamped: string[];
   rejected: { slug: string; problems: PlanProblem[] }[];
   stopped?: { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' } | { reason: 'failed'; message: string };
@@ -89,7 +90,7 @@ Rules:
  * drift are never sent. Logs nothing: the caller logs the run once.
  */
 export async function updatePages(deps: UpdateDeps, drifted: readonly DriftedPage[], signal?: AbortSignal, progress: GenerateProgress = {}): Promise<UpdateReport> {
-  const report: UpdateReport = { updated: [], restamped: [], rejected: [], notAttempted: [], model: deps.settings.model };
+  const report: UpdateReport = { updated: [], declined: [], restamped: [], rejected: [], notAttempted: [], model: deps.settings.model };
   for (const [index, item] of drifted.entries()) {
     if (signal?.aborted) report.stopped = { reason: 'cancelled' };
     else {
@@ -97,7 +98,7 @@ export async function updatePages(deps: UpdateDeps, drifted: readonly DriftedPag
       try {
         const outcome = await updatePage(deps, item, report, signal, progress);
         if ('problems' in outcome) report.rejected.push({ slug: item.page.slug, problems: outcome.problems });
-        else (outcome.done === 'updated' ? report.updated : report.restamped).push(item.page.slug);
+        else ({ updated: report.updated, restamped: report.restamped, declined: report.declined })[outcome.done].push(item.page.slug);
       } catch (error) {
         if (error instanceof BudgetExhaustedError) report.stopped = { reason: 'budget', needed: error.needed, left: error.left };
         else if (error instanceof LlmError) report.stopped = error.kind === 'cancelled' ? { reason: 'cancelled' } : { reason: 'failed', message: error.message };
@@ -112,7 +113,7 @@ export async function updatePages(deps: UpdateDeps, drifted: readonly DriftedPag
   return report;
 }
 
-async function updatePage(deps: UpdateDeps, item: DriftedPage, report: UpdateReport, signal: AbortSignal | undefined, progress: GenerateProgress): Promise<{ done: 'updated' | 'restamped' } | { problems: PlanProblem[] }> {
+async function updatePage(deps: UpdateDeps, item: DriftedPage, report: UpdateReport, signal: AbortSignal | undefined, progress: GenerateProgress): Promise<{ done: 'updated' | 'restamped' | 'declined' } | { problems: PlanProblem[] }> {
   const { wiki } = deps;
   const model = budgetedModel(deps.model, deps.budget);
   const prompt = buildUpdatePrompt((await wiki.readSchema()) ?? '', item);
@@ -132,10 +133,7 @@ async function updatePage(deps: UpdateDeps, item: DriftedPage, report: UpdateRep
       problems = needsEdit.map((change) => ({ path: '$.pages', message: `must update the page: ${change.citation} is ${change.code.replace('-', ' ')}, which a re-stamp cannot clear` }));
     } else {
       const prepared = await preparePage(deps, item.page.slug, answer.text, []);
-      if (!prepared.problems.length) {
-        await wiki.exclusive((writes) => writeChangesLocked(wiki, writes, prepared.changes));
-        return { done: 'updated' };
-      }
+      if (!prepared.problems.length) return { done: (await writeReviewed(deps, item.page.slug, prepared.changes)) ? 'updated' : 'declined' };
       problems = prepared.problems;
     }
     if (attempt >= 1) return { problems };

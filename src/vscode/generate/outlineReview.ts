@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { OutlinePage } from '../../core/generate/outline';
+
+/** Chooses the outline's pages to write: their slugs, or undefined to write none. Tests replace the quick pick. */
+export type OutlineChooser = (pages: readonly OutlinePage[], title: string) => Promise<string[] | undefined>;
+
+let chooser: OutlineChooser = chooseInQuickPick;
+
+/** For integration tests: answer the outline review without the quick pick. */
+export function setOutlineChooser(next: OutlineChooser | undefined): void {
+  chooser = next ?? chooseInQuickPick;
+}
+
+/** The outline's pages the user keeps, in the outline's order; undefined when they dismissed it. */
+export async function chooseOutlinePages(pages: readonly OutlinePage[], title: string): Promise<OutlinePage[] | undefined> {
+  const slugs = await chooser(pages, title);
+  return slugs && pages.filter((page) => slugs.includes(page.slug));
+}
+
+interface OutlineItem extends vscode.QuickPickItem {
+  page: OutlinePage;
+}
+
+/** A multi-select list of the pages with their purpose, all checked. */
+async function chooseInQuickPick(pages: readonly OutlinePage[], title: string): Promise<string[] | undefined> {
+  const pick = vscode.window.createQuickPick<OutlineItem>();
+  pick.title = title;
+  pick.placeholder = 'Uncheck the pages you do not want, then press Enter to write them one by one (each is reviewed). Escape writes nothing.';
+  pick.canSelectMany = true;
+  pick.ignoreFocusOut = true;
+  pick.matchOnDetail = true;
+  pick.items = pages.map((page) => ({ label: page.title, description: `${page.slug}.md · ${page.topic}`, detail: page.purpose, page }));
+  pick.selectedItems = pick.items;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (value: string[] | undefined) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+      pick.dispose();
+    };
+    pick.onDidAccept(() => finish(pick.selectedItems.map((item) => item.page.slug)));
+    pick.onDidHide(() => finish(undefined));
+    pick.show();
+  });
+}
