@@ -32,9 +32,16 @@ const OUTLINE = {
   })),
 };
 
+/** Two pages about different code, so ingest's validation does not take the second for a duplicate of the first. */
+const PAGE_BODIES: Record<string, { summary: string; body: string; citation: string }> = {
+  'drafted-part-1': { summary: 'How the pipeline runs the middleware in order.', body: '`src/pipeline.ts:Pipeline.run` runs each middleware in order, then the handler the router picked.', citation: 'src/pipeline.ts:Pipeline.run' },
+  'drafted-part-2': { summary: 'How a thrown error becomes an HTTP response.', body: 'A thrown HttpError becomes a response with its status in `src/errors.ts:toErrorResponse`; anything else is a 500.', citation: 'src/errors.ts:toErrorResponse' },
+};
+
 function pagePlan(slug: string, title: string): string {
+  const { summary, body, citation } = PAGE_BODIES[slug];
   return JSON.stringify({
-    pages: [{ action: 'create', slug, title, topic: 'architecture', summary: `${title}: how the pipeline runs it.`, tags: ['pipeline'], body: `# ${title}\n\n\`src/pipeline.ts:Pipeline.run\` runs the middleware of ${title.toLowerCase()}.`, citations: ['src/pipeline.ts:Pipeline.run'] }],
+    pages: [{ action: 'create', slug, title, topic: 'architecture', summary, tags: ['drafted'], body: `# ${title}\n\n${body}`, citations: [citation] }],
     corroborate: [],
     links: [],
   });
