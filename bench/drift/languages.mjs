@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ms, sized, smoke, stats, verdict } from '../lib.mjs';
+import { floorParse } from './parseFloor.mjs';
 import { out } from './code.mjs';
 import { rng } from './corpus.mjs';
 
@@ -149,20 +150,6 @@ async function floorMs(parser, root, files) {
   return performance.now() - start;
 }
 
-function floorParse(parser, root, files) {
-  const raw = new TreeParser();
-  for (const file of files) {
-    const text = readFileSync(join(root, file), 'utf8');
-    raw.setLanguage(parser.languageOf(file));
-    const tree = raw.parse(text);
-    const names = new Map();
-    for (const node of tree.rootNode.namedChildren) {
-      const name = node?.childForFieldName('name')?.text;
-      if (name) names.set(name, node.startIndex);
-    }
-    tree.delete();
-  }
-}
 
 /**
  * The parallel floor, on a worker thread: load the grammars of its files, then parse them when

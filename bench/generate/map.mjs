@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ms, sized, smoke, stats, verdict } from '../lib.mjs';
+import { floorParse } from '../drift/parseFloor.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -80,22 +81,6 @@ function copyLanguage(root, [language, given, extensions], tmp) {
   return { copied: files.length };
 }
 
-/** The floor's work on one thread: read each file, parse it with its grammar, walk its top-level declarations into a name table. */
-function floorParse(parser, root, files) {
-  const { Parser: TreeParser } = require('@vscode/tree-sitter-wasm');
-  const raw = new TreeParser();
-  for (const file of files) {
-    const text = readFileSync(join(root, file), 'utf8');
-    raw.setLanguage(parser.languageOf(file));
-    const tree = raw.parse(text);
-    const names = new Map();
-    for (const node of tree.rootNode.namedChildren) {
-      const name = node?.childForFieldName('name')?.text;
-      if (name) names.set(name, node.startIndex);
-    }
-    tree.delete();
-  }
-}
 
 // A floor thread: loads its files' grammars when told to (on the clock), then parses them.
 if (!isMainThread && workerData?.floorFiles) {

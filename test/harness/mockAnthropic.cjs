@@ -32,7 +32,7 @@
 //
 // Standalone: node test/harness/mockAnthropic.cjs [--port N] [--key K]   (prints the URL)
 'use strict';
-const { serveMock, isTitleRequest, titleResponder } = require('./mockServer.cjs');
+const { echo, isTitleRequest, serveMock, split, titleResponder } = require('./mockServer.cjs');
 
 const ERRORS = {
   400: ['invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum'],
@@ -165,12 +165,6 @@ function event(res, type, data) {
   res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
-function split(text, count) {
-  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
-  const parts = [];
-  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-  return parts.length ? parts : [''];
-}
 
 /** The tool_result blocks of a recorded request's last message: { tool_use_id, content, is_error }. */
 function toolResults(request) {
@@ -178,11 +172,6 @@ function toolResults(request) {
   return Array.isArray(last?.content) ? last.content.filter((block) => block.type === 'tool_result') : [];
 }
 
-function echo(body) {
-  const last = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
-  const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-  return { text: `Mock answer to: ${content.split('Question: ').pop()}` };
-}
 
 function statusOf(errorType) {
   return Number(Object.keys(ERRORS).find((status) => ERRORS[status][0] === errorType) ?? 500);

@@ -55,7 +55,7 @@
 //
 // Standalone: node test/harness/mockOllama.cjs [--port N]   (prints the URL)
 'use strict';
-const { serveMock, isTitleRequest, titleResponder } = require('./mockServer.cjs');
+const { echo, isTitleRequest, serveMock, split, titleResponder } = require('./mockServer.cjs');
 const crypto = require('node:crypto');
 
 const ERRORS = {
@@ -249,23 +249,12 @@ function sendJson(res, status, value) {
   res.end(JSON.stringify(value));
 }
 
-function split(text, count) {
-  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
-  const parts = [];
-  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-  return parts.length ? parts : [''];
-}
 
 /** The `role: 'tool'` messages of a recorded request: { tool_name, content }. */
 function toolResults(request) {
   return (request.body?.messages ?? []).filter((m) => m.role === 'tool').map(({ tool_name, content }) => ({ tool_name, content }));
 }
 
-function echo(body) {
-  const last = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user');
-  const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-  return { text: `Mock answer to: ${content.split('Question: ').pop()}` };
-}
 
 module.exports = { startMockOllama, toolResults };
 

@@ -65,7 +65,7 @@
 //
 // Standalone: node test/harness/mockOpenAi.cjs [--port N] [--key K]   (prints the URL)
 'use strict';
-const { serveMock, isTitleRequest, titleResponder } = require('./mockServer.cjs');
+const { echo, isTitleRequest, serveMock, split, titleResponder } = require('./mockServer.cjs');
 
 const ERRORS = {
   400: ['invalid_request_error', 'context_length_exceeded', "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", 'messages'],
@@ -282,23 +282,12 @@ function omit(object, keys) {
   return copy;
 }
 
-function split(text, count) {
-  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
-  const parts = [];
-  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-  return parts.length ? parts : [''];
-}
 
 /** The `role: 'tool'` messages of a recorded request: { tool_call_id, content }. */
 function toolResults(request) {
   return (request.body?.messages ?? []).filter((m) => m.role === 'tool').map(({ tool_call_id, content }) => ({ tool_call_id, content }));
 }
 
-function echo(body) {
-  const last = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user');
-  const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-  return { text: `Mock answer to: ${content.split('Question: ').pop()}` };
-}
 
 /** As OpenAI shows a wrong key: its first and last characters only. */
 function mask(key) {

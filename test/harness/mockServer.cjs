@@ -66,4 +66,19 @@ async function serveMock(label, port, handle, { requests, titles = titleResponde
   };
 }
 
-module.exports = { serveMock, isTitleRequest, titleResponder };
+/** `text` in `count` deltas of about the same size (one empty delta for empty text). */
+function split(text, count) {
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
+  const parts = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts.length ? parts : [''];
+}
+
+/** The default reply: an answer naming the last user message's question. */
+function echo(body) {
+  const last = [...(body?.messages ?? [])].reverse().find((m) => m.role === 'user');
+  const content = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+  return { text: `Mock answer to: ${content.split('Question: ').pop()}` };
+}
+
+module.exports = { serveMock, isTitleRequest, titleResponder, split, echo };

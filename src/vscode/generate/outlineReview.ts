@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { OutlinePage } from '../../core/generate/outline';
+import { showCheckedPick } from '../common/checkedPick';
 
 /** Chooses the outline's pages to write: their slugs, or undefined to write none. Tests replace the quick pick. */
 export type OutlineChooser = (pages: readonly OutlinePage[], title: string) => Promise<string[] | undefined>;
@@ -26,21 +27,5 @@ async function chooseInQuickPick(pages: readonly OutlinePage[], title: string): 
   const pick = vscode.window.createQuickPick<OutlineItem>();
   pick.title = title;
   pick.placeholder = 'Uncheck the pages you do not want, then press Enter to write them one by one (each is reviewed). Escape writes nothing.';
-  pick.canSelectMany = true;
-  pick.ignoreFocusOut = true;
-  pick.matchOnDetail = true;
-  pick.items = pages.map((page) => ({ label: page.title, description: `${page.slug}.md · ${page.topic}`, detail: page.purpose, page }));
-  pick.selectedItems = pick.items;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (value: string[] | undefined) => {
-      if (settled) return;
-      settled = true;
-      resolve(value);
-      pick.dispose();
-    };
-    pick.onDidAccept(() => finish(pick.selectedItems.map((item) => item.page.slug)));
-    pick.onDidHide(() => finish(undefined));
-    pick.show();
-  });
+  return showCheckedPick(pick, pages.map((page) => ({ label: page.title, description: `${page.slug}.md · ${page.topic}`, detail: page.purpose, page })), (item) => item.page.slug);
 }

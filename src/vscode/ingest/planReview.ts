@@ -4,6 +4,7 @@ import { keepChanges, type PageChange, type PreparedPlan } from '../../core/inge
 import type { LogEntry } from '../../core/model';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { Services } from '../services/services';
+import { showCheckedPick } from '../common/checkedPick';
 
 const SCHEME = 'repo-wiki-proposed';
 
@@ -133,30 +134,14 @@ async function chooseInQuickPick(changes: readonly PageChange[], title: string, 
   const pick = vscode.window.createQuickPick<ChangeItem>();
   pick.title = `${title}: review ${changes.length} proposed change${changes.length === 1 ? '' : 's'}`;
   pick.placeholder = 'Uncheck what you do not want, then press Enter to apply. Escape rejects the whole plan.';
-  pick.canSelectMany = true;
-  pick.ignoreFocusOut = true;
-  pick.matchOnDetail = true;
-  pick.items = changes.map((change) => ({
+  pick.onDidTriggerItemButton(({ item }) => void show(item.change));
+  // Moving through the list previews the change under the cursor.
+  pick.onDidChangeActive(([item]) => item && void show(item.change));
+  return showCheckedPick(pick, changes.map((change) => ({
     label: `${KIND_ICON[change.kind]} ${change.title}`,
     description: `${change.slug}.md`,
     detail: change.detail,
     buttons: [diffButton],
     change,
-  }));
-  pick.selectedItems = pick.items;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (value: string[] | undefined) => {
-      if (settled) return;
-      settled = true;
-      resolve(value);
-      pick.dispose();
-    };
-    pick.onDidTriggerItemButton(({ item }) => void show(item.change));
-    // Moving through the list previews the change under the cursor.
-    pick.onDidChangeActive(([item]) => item && void show(item.change));
-    pick.onDidAccept(() => finish(pick.selectedItems.map((item) => item.change.slug)));
-    pick.onDidHide(() => finish(undefined));
-    pick.show();
-  });
+  })), (item) => item.change.slug);
 }
