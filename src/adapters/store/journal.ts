@@ -124,8 +124,14 @@ export class JournalWriter {
   }
 }
 
+/** An entry and the segment it was read from. */
+export interface ReadEntry {
+  segment: number;
+  entry: JournalEntry;
+}
+
 export interface JournalRead {
-  entries: JournalEntry[];
+  entries: ReadEntry[];
   /**
    * The next segment to read is gone although later ones exist: something folded it (a compaction
    * in another window, which rewrote the database first) or removed it, maybe before this reader
@@ -154,7 +160,7 @@ export class JournalReader {
    * write to n is also written to n+1 by its appender (see JournalWriter.append).
    */
   readNew(segments: readonly number[], last = Infinity): JournalRead {
-    const entries: JournalEntry[] = [];
+    const entries: ReadEntry[] = [];
     const later = (segment: number) => segments.some((other) => other > segment);
     const start = segments.indexOf(this.segmentNumber);
     if (start < 0) return { entries, gap: later(this.segmentNumber) };
@@ -172,7 +178,7 @@ export class JournalReader {
       const end = chunk.lastIndexOf(0x0a) + 1;
       for (const line of chunk.subarray(0, end).toString('utf8').split('\n')) {
         const entry = line && parseEntry(line);
-        if (entry) entries.push(entry);
+        if (entry) entries.push({ segment, entry });
       }
       this.offset += end;
     }

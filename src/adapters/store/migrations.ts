@@ -2,9 +2,9 @@ import type { Database } from 'sql.js';
 import { WikiError } from '../../core/errors';
 
 /**
- * The conversation database schema, versioned by PRAGMA user_version. A database at version k
- * gets every migration above k, in order, each in its own transaction. To change the schema,
- * append a migration; never edit one that has shipped.
+ * The conversation store's schemas, each versioned by PRAGMA user_version. A database at version k
+ * gets every migration above k, in order, each in its own transaction. To change a schema, append a
+ * migration to its list; never edit one that has shipped.
  */
 
 export interface Migration {
@@ -12,7 +12,11 @@ export interface Migration {
   up(db: Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
+/**
+ * The single-file store (conversations.db) of releases up to 0.x: conversations and turns in one
+ * database. Kept to read such a file once, when it is split into the catalog and the turn shards.
+ */
+export const LEGACY_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     up: (db) => db.exec(`
@@ -70,10 +74,63 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** catalog.db: a conversation per row with its running totals; small, so the history opens at once. */
+export const CATALOG_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    up: (db) => db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE conversation (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        filed_page TEXT,
+        tags TEXT NOT NULL DEFAULT '[]',
+        prior_summary TEXT,
+        parent_conversation_id TEXT,
+        forked_at_turn INTEGER,
+        title_source TEXT,
+        turn_count INTEGER NOT NULL DEFAULT 0,
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX conversation_by_updated ON conversation (updated);
+      -- The journal entry that added each turn, so replaying that entry again adds nothing.
+      CREATE TABLE turn_entry (entry_id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL, turn_index INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE INDEX turn_entry_by_conversation ON turn_entry (conversation_id);
+    `),
+  },
+];
+
+/** turns-NN.db: the turns of the conversations whose id hashes to shard NN, with their full-text index. */
+export const SHARD_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    up: (db) => db.exec(`
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE turn (
+        conversation_id TEXT NOT NULL,
+        turn_index INTEGER NOT NULL,
+        question TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        context TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        created TEXT NOT NULL,
+        entry_id TEXT UNIQUE,
+        steps TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (conversation_id, turn_index)
+      );
+    `),
+  },
+];
+
 export const schemaVersion = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
 
 /** Brings `db` up to the newest known version. A database from a newer build is refused, untouched. */
-export function migrate(db: Database, file: string, migrations: readonly Migration[] = MIGRATIONS): void {
+export function migrate(db: Database, file: string, migrations: readonly Migration[]): void {
   const current = schemaVersion(db);
   const known = migrations.at(-1)?.version ?? 0;
   if (current > known) {

@@ -1,35 +1,30 @@
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
-import { CONVERSATION_COLUMNS, TURN_COLUMNS } from './conversationDb';
 
-/** Rows still readable in a damaged database image: each table is read until the first damaged page. */
-export interface SalvagedRows {
-  conversations: SqlValue[][];
-  turns: SqlValue[][];
-}
-
-export function salvageRows(sql: SqlJsStatic, image: Uint8Array): SalvagedRows {
+/**
+ * Rows of one table still readable in a damaged (or old) database image, read until the first
+ * damaged page. `columns` is a select list; a column the file's version lacks reads as its default.
+ */
+export function salvageRows(sql: SqlJsStatic, image: Uint8Array, table: string, columns: string): SqlValue[][] {
   let db: Database;
   try {
     db = new sql.Database(image);
   } catch {
-    return { conversations: [], turns: [] };
+    return [];
   }
   try {
     // Lets SQLite read a truncated file up to its end instead of refusing it whole; nothing is written.
     db.exec('PRAGMA writable_schema = ON');
-    return {
-      // A file from before tags (schema 2 and older) has no tags or summary, one from before forks
-      // (schema 3 and older) no lineage: none of its conversations had any.
-      conversations: readableRows(db, `SELECT ${columnsOf(db, 'conversation', CONVERSATION_COLUMNS)} FROM conversation`),
-      // A file from before tool steps (schema 1) has no steps column: its turns had none.
-      turns: readableRows(db, `SELECT ${columnsOf(db, 'turn', TURN_COLUMNS)} FROM turn`),
-    };
+    return readableRows(db, `SELECT ${columnsOf(db, table, columns)} FROM ${table}`);
   } finally {
     db.close();
   }
 }
 
-/** What a column added by a later schema reads as in a file from before it. */
+/**
+ * What a column added by a later schema reads as in a file from before it: a single-file store from
+ * before tags (schema 2 and older) has no tags or summary, one from before forks (3 and older) no
+ * lineage, one from before tool steps (1) no steps. None of its conversations had any.
+ */
 const ADDED_COLUMN_DEFAULTS: Readonly<Record<string, string>> = { tags: "'[]'", prior_summary: 'NULL', parent_conversation_id: 'NULL', forked_at_turn: 'NULL', title_source: 'NULL', steps: "'[]'" };
 
 /** `columns` as a select list of `table` in this file: a column it lacks reads as its default. */

@@ -7,35 +7,50 @@ import { isMissing, WikiError } from '../../core/errors';
 import { isConversationId, requireConversationId } from '../../core/chat/lineage';
 import type { LockAttempt } from '../files/lockFile';
 import { removeLeftoverTemps } from '../files/tempFiles';
-import { ConversationDb } from './conversationDb';
+import { CatalogDb, CONVERSATION_COLUMNS, type ShardEffect } from './catalogDb';
 import { tryStoreLock, waitForStoreLock } from './fileLock';
 import { fileIdentity, replaceFileAtomic, storageError, syncDir } from './files';
-import { JOURNAL_FORMAT, JournalReader, JournalWriter, listSegments, segmentPath, type JournalChange, type JournalEntry } from './journal';
+import { JOURNAL_FORMAT, JournalReader, JournalWriter, listSegments, segmentPath, type JournalChange, type JournalEntry, type ReadEntry } from './journal';
+import { LEGACY_DATABASE_FILE, readLegacyStore } from './legacyStore';
 import { salvageRows } from './salvage';
-import { searchTerms } from './search';
+import { searchTerms, snippet } from './search';
+import { SHARD_COUNT, shardFile, shardOf, TURN_COLUMNS, TurnShard } from './turnShard';
 
 /**
- * Conversations in sql.js (SQLite in memory), made durable by a journal, safe with several windows.
+ * Conversations in sql.js (SQLite in memory), made durable by a journal, safe with several windows,
+ * and quick to open however many there are: a small catalog loads at once, turns load by shard.
  *
  * Files in the storage folder:
- *   conversations.db                  SQLite image; meta.folded_segment = h: journal segments ≤ h are in it
+ *   catalog.db                        conversations with their totals (catalogDb.ts); meta.folded_segment = h:
+ *                                     journal segments ≤ h are in it
+ *   turns-NN.db                       the turns of conversations whose id hashes to NN (turnShard.ts), each
+ *                                     with its own folded_segment
  *   conversations.journal-<n>.jsonl   journal segments, one JSON line per change, highest n is current
  *   conversations.lock                held while compacting (created with O_EXCL; pid, host, time)
+ *   conversations.db                  the single file of earlier releases: split into the above on first
+ *                                     open, then kept as conversations.db.migrated
  *
  * Change: append one line to the highest segment (one O_APPEND write, then fdatasync), then read the
  *   journal forward and apply what is new, the change included: every window applies changes in
- *   journal order. appendTurn resolves after that, so an acknowledged turn is on disk, at any size.
+ *   journal order. The catalog decides what each change means (a turn's index, or that it is dropped)
+ *   and applies its part; the shard's part is applied now if the shard is loaded, else kept pending
+ *   until it is. appendTurn resolves after that, so an acknowledged turn is on disk, at any size.
  * Read: list/get/search first apply what other windows appended (readdir, then only new bytes).
+ *   get loads its conversation's shard, search every shard.
  * Compaction (after `compactAfterMs` without changes or `compactAfterChanges` changes, and on close),
  *   under the lock: (1) start segment h+1, where appends go from then on; (2) read segments ≤ h to
- *   their end; (3) export the database with folded_segment = h to a temp file, fsync, rename over
- *   conversations.db; (4) delete segments ≤ h.
+ *   their end; (3) load each shard with pending changes, then write each changed shard, then the
+ *   catalog, each with folded_segment = h, to a temp file, fsync, rename; (4) delete segments ≤ h.
+ *   So every shard file holds its turns up to the catalog's folded_segment; a shard left unchanged
+ *   keeps an older folded_segment and had nothing in the segments deleted since.
  *   An appender that wrote to h after (2) lists the segments after its write, sees h+1 and writes the
- *   entry again there; replaying an entry twice is harmless. A crash between (3) and (4) leaves
- *   segments ≤ h behind, which folded_segment says to skip. A reader (another window) that finds its
- *   next segment gone while later ones exist reloads conversations.db, which has it, and goes on.
- * Open: load conversations.db, then replay the segments above folded_segment. A damaged file is
- *   renamed to conversations.db.corrupt-<time>, never deleted; its readable rows are kept.
+ *   entry again there; replaying an entry twice is harmless. A crash within (3) or before (4) leaves
+ *   segments ≤ h behind; each file's folded_segment says which of them it already has. A reader
+ *   (another window) that finds its next segment gone while later ones exist reloads catalog.db,
+ *   which has it, drops its loaded shards, and goes on.
+ * Open: load catalog.db, then replay the segments above its folded_segment. A damaged file is
+ *   renamed to <file>.corrupt-<time>, never deleted; its readable rows are kept, and a damaged catalog
+ *   is rebuilt from the shards.
  */
 
 export interface ConversationStoreOptions {
@@ -56,8 +71,12 @@ export interface ConversationStoreOptions {
 
 type Settings = Required<Omit<ConversationStoreOptions, 'wasmPath'>>;
 
-export const DATABASE_FILE = 'conversations.db';
+export const CATALOG_FILE = 'catalog.db';
 export const LOCK_FILE = 'conversations.lock';
+const DATA_FILE = /^(catalog\.db|turns-\d\d\.db|conversations\.db|conversations\.journal-\d+\.jsonl)$/;
+
+/** Of the names in a folder, those of a store's data: its catalog, shards, journal, or an earlier release's single file. */
+export const storeDataFiles = (names: readonly string[]): string[] => names.filter((name) => DATA_FILE.test(name)).sort();
 const DEFAULT_SEARCH_LIMIT = 20;
 /** Reloads in a row before giving up: each needs another window to compact again meanwhile. */
 const MAX_RELOADS = 5;
@@ -104,16 +123,27 @@ function loadSqlJs(wasmPath: string): Promise<SqlJsStatic> {
   return loading;
 }
 
+/** A turn shard in memory, and the journal segment its file had folded in when it was read. */
+interface LoadedShard {
+  db: TurnShard;
+  folded: number | undefined;
+  /** Holds changes its file does not have yet. */
+  dirty: boolean;
+}
+
 export class SqlJsConversationStore implements ConversationStore {
-  private db!: ConversationDb;
+  private catalog!: CatalogDb;
+  private readonly shards = new Map<number, LoadedShard>();
+  /** Effects for shards not loaded yet, with the journal segment of their entry. */
+  private readonly pending = new Map<number, { segment: number; effect: ShardEffect }[]>();
   private reader!: JournalReader;
-  /** conversations.db as it was when `db` was loaded from it (undefined: no file). */
-  private dbIdentity?: string;
+  /** catalog.db as it was when `catalog` was loaded from it (undefined: no file). */
+  private catalogIdentity?: string;
   private readonly writer: JournalWriter;
   /** Serializes this window's operations. */
   private tail: Promise<unknown> = Promise.resolve();
   private changesSinceCompaction = 0;
-  /** The database holds rows that are in neither conversations.db nor the journal (salvaged). */
+  /** The catalog holds rows that are in neither catalog.db nor the journal (salvaged, or migrated). */
   private unsaved = false;
   private appliedEntries = 0;
   private timer?: NodeJS.Timeout;
@@ -122,18 +152,20 @@ export class SqlJsConversationStore implements ConversationStore {
   private blocked?: WikiError;
   private closing?: Promise<void>;
   private closed = false;
-  private readonly dbFile: string;
+  private readonly catalogFile: string;
 
   constructor(private readonly dir: string, private readonly sql: SqlJsStatic, private readonly settings: Settings) {
-    this.dbFile = path.join(dir, DATABASE_FILE);
+    this.catalogFile = path.join(dir, CATALOG_FILE);
     this.writer = new JournalWriter(dir);
   }
 
-  /** Loads the database and replays the journal. Called once, by openConversationStore. */
+  /** Splits an earlier release's single file, loads the catalog and replays the journal. Called once, by openConversationStore. */
   async open(warnings: string[]): Promise<void> {
     let salvage: string | undefined;
     let replayed: number;
     try {
+      const migrated = await this.splitLegacyStore();
+      if (migrated) warnings.push(migrated);
       salvage = await this.load();
       const before = this.appliedEntries;
       await this.catchUp();
@@ -142,29 +174,32 @@ export class SqlJsConversationStore implements ConversationStore {
     } catch (error) {
       // sql.js memory is not garbage-collected: free it when the store never opens.
       await this.writer.close();
-      this.db?.close();
+      this.releaseDatabases();
       throw error;
     }
     if (salvage) {
       warnings.push(`${salvage} ${replayed} more change(s) were replayed from the journal.`);
-      await this.compact(); // write the recovered rows to a new conversations.db now
+      await this.compact(); // write the recovered rows now
     } else if (replayed) {
       this.scheduleCompaction();
     }
   }
 
   list(): Promise<Conversation[]> {
-    return this.operation(() => this.db.list());
+    return this.operation(() => this.catalog.list());
   }
 
   get(id: string): Promise<ConversationRecord | undefined> {
-    return this.operation(() => this.db.record(id));
+    return this.operation(() => this.record(id));
   }
 
   search(query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<SearchHit[]> {
     const terms = searchTerms(query);
-    if (!terms.length) return Promise.resolve([]);
-    return this.operation(() => this.db.search(terms, limit));
+    if (!terms.length || limit <= 0) return Promise.resolve([]);
+    return this.operation(async () => {
+      const tagged = this.catalog.searchTags(terms, limit);
+      return [...tagged, ...(await this.searchTurns(terms, limit - tagged.length))];
+    });
   }
 
   create(title: string, id?: string): Promise<Conversation> {
@@ -172,36 +207,37 @@ export class SqlJsConversationStore implements ConversationStore {
     return this.operation(async () => {
       const conversation = { id: id === undefined ? randomUUID() : requireConversationId(id), title, created };
       if (id !== undefined) this.requireFree(id);
-      await this.record({ op: 'create', conversation });
-      return this.db.conversation(conversation.id)!;
+      await this.change({ op: 'create', conversation });
+      return this.catalog.conversation(conversation.id)!;
     });
   }
 
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn> {
     // Only the fields of a turn: callers may pass richer objects.
     const { conversationId, question, answer, context, model, inputTokens, outputTokens, created, steps } = turn;
+    const stored = { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) };
     return this.operation(async () => {
       this.requireConversation(conversationId);
-      const entry = await this.record({ op: 'turn', turn: { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) } });
+      const entry = await this.change({ op: 'turn', turn: stored });
       // Absent when another window deleted the conversation just before: the journal dropped the turn.
-      const stored = this.db.turnByEntry(entry.id);
-      if (!stored) throw notFound(conversationId);
-      return stored;
+      const index = this.catalog.turnIndexOf(entry.id);
+      if (index === undefined) throw notFound(conversationId);
+      return { ...stored, index };
     });
   }
 
   rename(id: string, title: string): Promise<void> {
     return this.operation(async () => {
       this.requireConversation(id);
-      await this.record({ op: 'rename', conversationId: id, title });
+      await this.change({ op: 'rename', conversationId: id, title });
     });
   }
 
   proposeTitle(id: string, title: string, source: 'model' | 'question'): Promise<boolean> {
     return this.operation(async () => {
       this.requireConversation(id);
-      await this.record({ op: 'title', conversationId: id, title, source });
-      const after = this.db.conversation(id);
+      await this.change({ op: 'title', conversationId: id, title, source });
+      const after = this.catalog.conversation(id);
       return after?.titleSource === source && after.title === title;
     });
   }
@@ -209,14 +245,14 @@ export class SqlJsConversationStore implements ConversationStore {
   setFiledPage(id: string, slug: string): Promise<void> {
     return this.operation(async () => {
       this.requireConversation(id);
-      await this.record({ op: 'filed', conversationId: id, slug });
+      await this.change({ op: 'filed', conversationId: id, slug });
     });
   }
 
   setTags(id: string, tags: readonly string[]): Promise<void> {
     return this.operation(async () => {
       this.requireConversation(id);
-      await this.record({ op: 'tags', conversationId: id, tags: [...tags] });
+      await this.change({ op: 'tags', conversationId: id, tags: [...tags] });
     });
   }
 
@@ -224,18 +260,18 @@ export class SqlJsConversationStore implements ConversationStore {
     const { text, turns, model, created } = summary;
     return this.operation(async () => {
       this.requireConversation(id);
-      await this.record({ op: 'summary', conversationId: id, summary: { text, turns, model, created } });
+      await this.change({ op: 'summary', conversationId: id, summary: { text, turns, model, created } });
     });
   }
 
   importRecord(record: ConversationRecord): Promise<Conversation> {
     return this.operation(async () => {
       // Checked after catching up with the journal: a conversation another window holds is never replaced.
-      const taken = !isConversationId(record.conversation.id) || !!this.db.conversation(record.conversation.id);
+      const taken = !isConversationId(record.conversation.id) || !!this.catalog.conversation(record.conversation.id);
       const id = taken ? randomUUID() : record.conversation.id;
       const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
-      await this.record({ op: 'restore', record: { conversation: { ...record.conversation, id }, turns } });
-      return this.db.conversation(id)!;
+      await this.change({ op: 'restore', record: { conversation: { ...record.conversation, id }, turns } });
+      return this.catalog.conversation(id)!;
     });
   }
 
@@ -244,28 +280,28 @@ export class SqlJsConversationStore implements ConversationStore {
       const id = requireConversationId(record.conversation.id);
       this.requireFree(id);
       const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
-      await this.record({ op: 'restore', record: { conversation: record.conversation, turns } });
-      return this.db.conversation(id)!;
+      await this.change({ op: 'restore', record: { conversation: record.conversation, turns } });
+      return this.catalog.conversation(id)!;
     });
   }
 
   delete(id: string): Promise<ConversationRecord | undefined> {
     return this.operation(async () => {
-      const record = this.db.record(id);
-      if (record) await this.record({ op: 'delete', conversationId: id });
+      const record = await this.record(id);
+      if (record) await this.change({ op: 'delete', conversationId: id });
       return record;
     });
   }
 
   restore(record: ConversationRecord): Promise<void> {
     return this.operation(async () => {
-      await this.record({ op: 'restore', record });
+      await this.change({ op: 'restore', record });
     });
   }
 
   /**
-   * Folds the journal into conversations.db (see the comment at the top). Returns false when there
-   * was nothing to fold or another window holds the lock; nothing is lost then, the journal stays.
+   * Folds the journal into catalog.db and the shards (see the comment at the top). Returns false when
+   * there was nothing to fold or another window holds the lock; nothing is lost then, the journal stays.
    */
   compact(): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
@@ -275,18 +311,44 @@ export class SqlJsConversationStore implements ConversationStore {
     return this.compaction;
   }
 
-  /** Waits for pending work, folds the journal, and releases the database. */
+  /** Waits for pending work, folds the journal, and releases the databases. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearTimeout(this.timer);
       await this.tail;
       await this.compaction?.catch(() => undefined);
-      await this.compact().catch((error: unknown) => this.settings.onWarning(`The chat history journal was not folded into ${this.dbFile}: ${(error as Error).message} Nothing is lost; it is replayed on the next open.`));
+      await this.compact().catch((error: unknown) => this.settings.onWarning(`The chat history journal was not folded into ${this.catalogFile}: ${(error as Error).message} Nothing is lost; it is replayed on the next open.`));
       this.closed = true;
       await this.writer.close();
-      this.db.close();
+      this.releaseDatabases();
     })();
     return this.closing;
+  }
+
+  private async record(id: string): Promise<ConversationRecord | undefined> {
+    const conversation = this.catalog.conversation(id);
+    if (!conversation) return undefined;
+    return { conversation, turns: (await this.shard(shardOf(id))).turns(id) };
+  }
+
+  /** Turns matching every term from every shard, most relevant first, then most recent conversation. */
+  private async searchTurns(terms: readonly string[], limit: number): Promise<SearchHit[]> {
+    if (limit <= 0) return [];
+    const scored = [];
+    for (let shard = 0; shard < SHARD_COUNT; shard++) scored.push(...(await this.shard(shard)).search(terms));
+    const conversations = new Map(scored.map(({ conversationId }) => [conversationId, this.catalog.conversation(conversationId)]));
+    const hits: SearchHit[] = [];
+    const ranked = scored
+      .filter((hit) => conversations.get(hit.conversationId))
+      .sort((a, b) => b.score - a.score
+        || conversations.get(b.conversationId)!.updated.localeCompare(conversations.get(a.conversationId)!.updated)
+        || a.turnIndex - b.turnIndex);
+    for (const hit of ranked.slice(0, limit)) {
+      const text = (await this.shard(shardOf(hit.conversationId))).text(hit.conversationId, hit.turnIndex);
+      if (!text) continue;
+      hits.push({ conversationId: hit.conversationId, conversationTitle: conversations.get(hit.conversationId)!.title, turnIndex: hit.turnIndex, snippet: snippet(text.question, text.answer, terms) });
+    }
+    return hits;
   }
 
   /** Runs `work` after this window's earlier operations, on a database caught up with the journal. */
@@ -305,7 +367,7 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   /** Appends a change durably, then applies it (with anything other windows appended before it). */
-  private async record(change: JournalChange): Promise<JournalEntry> {
+  private async change(change: JournalChange): Promise<JournalEntry> {
     const entry = { v: JOURNAL_FORMAT, id: randomUUID(), ...change } as JournalEntry;
     await this.writer.append(entry);
     await this.catchUp();
@@ -315,67 +377,157 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   private requireConversation(id: string): void {
-    if (!this.db.conversation(id)) throw notFound(id);
+    if (!this.catalog.conversation(id)) throw notFound(id);
   }
 
   /** Checked after catching up with the journal, so a conversation another window made counts. */
   private requireFree(id: string): void {
-    if (this.db.conversation(id)) throw new WikiError('conversation-exists', `There is already a conversation ${id}.`, 'Choose another id, or leave it out to get a new one.');
+    if (this.catalog.conversation(id)) throw new WikiError('conversation-exists', `There is already a conversation ${id}.`, 'Choose another id, or leave it out to get a new one.');
   }
 
   /**
-   * Loads conversations.db into memory and points the journal reader after what it holds.
-   * Returns a message when the file was damaged and set aside.
+   * Loads catalog.db into memory, forgets loaded shards, and points the journal reader after what
+   * the catalog holds. Returns a message when the file was damaged and set aside.
    */
   private async load(): Promise<string | undefined> {
     // Identity first: if the file is replaced while we read it, the next gap reloads rather than skips.
-    const identity = await fileIdentity(this.dbFile);
-    const image = await readIfExists(this.dbFile);
-    let db: ConversationDb;
+    const identity = await fileIdentity(this.catalogFile);
+    const image = await readIfExists(this.catalogFile);
+    this.releaseDatabases();
     let salvage: string | undefined;
     try {
-      db = ConversationDb.open(this.sql, image, { file: this.dbFile, fullText: this.settings.fullTextSearch });
+      this.catalog = CatalogDb.open(this.sql, image, this.catalogFile);
     } catch (error) {
       // A newer schema is refused untouched; anything else means the file is damaged.
       if (error instanceof WikiError || !image) throw error;
-      ({ db, salvage } = await this.setAside(image, identity, error));
+      salvage = await this.rebuildCatalog(image, identity, error);
     }
-    this.db?.close();
-    this.db = db;
-    this.dbIdentity = salvage ? undefined : identity;
-    // Without folded_segment (a new, salvaged or pre-journal database) every segment present is replayed.
-    const folded = salvage ? undefined : db.foldedSegment();
+    this.catalogIdentity = salvage ? undefined : identity;
+    // Without folded_segment (a new or salvaged catalog) every segment present is replayed.
+    const folded = salvage ? undefined : this.catalog.foldedSegment();
     this.reader = new JournalReader(this.dir, folded === undefined ? (listSegments(this.dir)[0] ?? 1) : folded + 1);
     return salvage;
   }
 
-  /** Renames a damaged conversations.db aside, under the lock, and starts a database from its readable rows. */
-  private async setAside(image: Uint8Array, identity: string | undefined, damage: unknown): Promise<{ db: ConversationDb; salvage: string }> {
+  /** Sets a damaged catalog.db aside and rebuilds it from its readable rows and the shards. */
+  private async rebuildCatalog(image: Uint8Array, identity: string | undefined, damage: unknown): Promise<string> {
+    const aside = await this.setAside(this.catalogFile, identity, damage);
+    this.catalog = CatalogDb.open(this.sql, undefined, this.catalogFile);
+    const totals = [];
+    for (let shard = 0; shard < SHARD_COUNT; shard++) totals.push(...(await this.shard(shard)).totals());
+    const rows = salvageRows(this.sql, image, 'conversation', CONVERSATION_COLUMNS);
+    this.catalog.adopt(rows, totals, true);
+    this.unsaved = true;
+    return `The chat history catalog ${this.catalogFile} could not be read (${(damage as Error).message}). It was moved to ${aside} and kept; ${rows.length} conversation(s) were recovered from it, and the turns of ${totals.length} from the turn files.`;
+  }
+
+  /** The shard, loaded on first use with the changes pending for it. */
+  private async shard(shard: number): Promise<TurnShard> {
+    const loaded = this.shards.get(shard);
+    if (loaded) return loaded.db;
+    const file = path.join(this.dir, shardFile(shard));
+    const identity = await fileIdentity(file);
+    const image = await readIfExists(file);
+    let db: TurnShard;
+    let salvaged = false;
+    try {
+      db = TurnShard.open(this.sql, image, { file, fullText: this.settings.fullTextSearch });
+    } catch (error) {
+      if (error instanceof WikiError || !image) throw error;
+      db = await this.salvageShard(shard, file, image, identity, error);
+      salvaged = true;
+    }
+    const folded = salvaged ? undefined : db.foldedSegment();
+    const effects = (this.pending.get(shard) ?? []).filter(({ segment }) => folded === undefined || segment > folded);
+    this.pending.delete(shard);
+    this.warnFailed(db.apply(effects.map(({ effect }) => effect)));
+    this.shards.set(shard, { db, folded, dirty: salvaged || effects.length > 0 });
+    return db;
+  }
+
+  /** Sets a damaged shard aside, keeps its readable turns, and brings the catalog's totals in line. */
+  private async salvageShard(shard: number, file: string, image: Uint8Array, identity: string | undefined, damage: unknown): Promise<TurnShard> {
+    const aside = await this.setAside(file, identity, damage);
+    const db = TurnShard.open(this.sql, undefined, { file, fullText: this.settings.fullTextSearch });
+    const recovered = db.adoptRows(salvageRows(this.sql, image, 'turn', TURN_COLUMNS));
+    const totals = new Map(db.totals().map((total) => [total.conversationId, total]));
+    for (const id of this.catalog.ids()) {
+      if (shardOf(id) !== shard) continue;
+      this.catalog.setTotals(totals.get(id) ?? { conversationId: id, turnCount: 0, inputTokens: 0, outputTokens: 0, entries: [], firstQuestion: '', firstCreated: '' });
+    }
+    this.unsaved = true;
+    this.settings.onWarning(`The chat history file ${file} could not be read (${(damage as Error).message}). It was moved to ${aside} and kept; ${recovered} turn(s) were recovered from it.`);
+    return db;
+  }
+
+  /** Renames a damaged file aside, under the lock; returns where it went. */
+  private async setAside(file: string, identity: string | undefined, damage: unknown): Promise<string> {
     const reason = (damage as Error).message;
-    const aside = `${this.dbFile}.corrupt-${this.settings.now().toISOString().replace(/[:.]/g, '-')}`;
+    const aside = `${file}.corrupt-${this.settings.now().toISOString().replace(/[:.]/g, '-')}`;
     const attempt = await this.acquireLockWithin(SET_ASIDE_LOCK_WAIT_MS);
     if ('busy' in attempt) {
-      throw new WikiError('store-busy', `The chat history database ${this.dbFile} could not be read (${reason}), and another window is writing it (${attempt.busy}).`, 'Try again in a moment. Nothing was changed.');
+      throw new WikiError('store-busy', `The chat history file ${file} could not be read (${reason}), and another window is writing it (${attempt.busy}).`, 'Try again in a moment. Nothing was changed.');
     }
     try {
       // Another window may have replaced the damaged file with a good one since we read it.
-      if ((await fileIdentity(this.dbFile)) !== identity) throw new WikiError('store-busy', `The chat history database ${this.dbFile} changed while it was being opened.`, 'Try again. Nothing was changed.');
-      await fs.rename(this.dbFile, aside);
+      if ((await fileIdentity(file)) !== identity) throw new WikiError('store-busy', `The chat history file ${file} changed while it was being opened.`, 'Try again. Nothing was changed.');
+      await fs.rename(file, aside);
       await syncDir(this.dir);
     } catch (error) {
       if (error instanceof WikiError) throw error;
-      throw new WikiError('write-failed', `The chat history database ${this.dbFile} could not be read (${reason}) and could not be moved aside: ${(error as Error).message}`, 'Move or rename that file yourself, then open the chat again. Nothing was deleted.');
+      throw new WikiError('write-failed', `The chat history file ${file} could not be read (${reason}) and could not be moved aside: ${(error as Error).message}`, 'Move or rename that file yourself, then open the chat again. Nothing was deleted.');
     } finally {
       attempt.lock.release();
     }
-    const rows = salvageRows(this.sql, image);
-    const db = ConversationDb.open(this.sql, undefined, { file: this.dbFile, fullText: this.settings.fullTextSearch });
-    db.adoptRows(rows.conversations, rows.turns);
-    this.unsaved = true;
-    return {
-      db,
-      salvage: `The chat history database ${this.dbFile} could not be read (${reason}). It was moved to ${aside} and kept; ${rows.conversations.length} conversation(s) and ${rows.turns.length} turn(s) were recovered from it.`,
-    };
+    return aside;
+  }
+
+  /**
+   * An earlier release kept everything in conversations.db. Under the lock, writes its turns to the
+   * shards and its conversations to catalog.db (with the journal position it had), then renames it
+   * to conversations.db.migrated. Returns a message when it was damaged and only partly read.
+   */
+  private async splitLegacyStore(): Promise<string | undefined> {
+    const legacyFile = path.join(this.dir, LEGACY_DATABASE_FILE);
+    const pending = async () => (await fileIdentity(legacyFile)) !== undefined && (await fileIdentity(this.catalogFile)) === undefined;
+    if (!(await pending())) return undefined;
+    const attempt = await this.acquireLockWithin(SET_ASIDE_LOCK_WAIT_MS);
+    if ('busy' in attempt) throw new WikiError('store-busy', `The chat history ${legacyFile} is being converted by another window (${attempt.busy}).`, 'Try again in a moment. Nothing was changed.');
+    const built: { catalog?: CatalogDb; shards: Map<number, TurnShard> } = { shards: new Map() };
+    try {
+      if (!(await pending())) return undefined; // another window split it meanwhile
+      const rows = readLegacyStore(this.sql, await fs.readFile(legacyFile), legacyFile);
+      const byShard = new Map<number, typeof rows.turns>();
+      for (const row of rows.turns) {
+        const shard = shardOf(String(row[0]));
+        byShard.set(shard, [...(byShard.get(shard) ?? []), row]);
+      }
+      const totals = [];
+      let keptTurns = 0;
+      for (const [shard, turns] of byShard) {
+        const db = TurnShard.open(this.sql, undefined, { file: path.join(this.dir, shardFile(shard)), fullText: this.settings.fullTextSearch });
+        built.shards.set(shard, db);
+        keptTurns += db.adoptRows(turns);
+        if (rows.folded !== undefined) db.setFoldedSegment(rows.folded);
+        totals.push(...db.totals());
+      }
+      built.catalog = CatalogDb.open(this.sql, undefined, this.catalogFile);
+      built.catalog.adopt(rows.conversations, totals, rows.damage !== undefined);
+      if (rows.folded !== undefined) built.catalog.setFoldedSegment(rows.folded);
+      // Shards first: a catalog on disk means the split is done.
+      for (const [shard, db] of built.shards) await replaceFileAtomic(path.join(this.dir, shardFile(shard)), db.export(), () => attempt.lock.held());
+      if (!(await replaceFileAtomic(this.catalogFile, built.catalog.export(), () => attempt.lock.held()))) {
+        throw new WikiError('store-busy', `Another window took over the chat history's lock while ${legacyFile} was being converted.`, 'Try again. Nothing was changed.');
+      }
+      await fs.rename(legacyFile, `${legacyFile}.migrated`);
+      await syncDir(this.dir);
+      return rows.damage === undefined ? undefined
+        : `The chat history database ${legacyFile} could not be read whole (${rows.damage}). It was kept as ${legacyFile}.migrated; ${rows.conversations.length} conversation(s) and ${keptTurns} turn(s) were recovered from it.`;
+    } finally {
+      built.catalog?.close();
+      for (const db of built.shards.values()) db.close();
+      attempt.lock.release();
+    }
   }
 
   private tryLock(): LockAttempt {
@@ -395,13 +547,13 @@ export class SqlJsConversationStore implements ConversationStore {
         const { entries, gap } = this.reader.readNew(segments, last);
         this.apply(entries);
         if (!gap) return;
-        if ((await fileIdentity(this.dbFile)) !== this.dbIdentity) {
-          // Another window compacted: conversations.db has the segments we missed.
+        if ((await fileIdentity(this.catalogFile)) !== this.catalogIdentity) {
+          // Another window compacted: catalog.db and the shards have the segments we missed.
           const salvage = await this.load();
           if (salvage) this.settings.onWarning(salvage);
           continue;
         }
-        // Gone without a new database: something else removed them. Go on with what is left.
+        // Gone without a new catalog: something else removed them. Go on with what is left.
         const next = segments.find((segment) => segment > this.reader.segment)!;
         this.settings.onWarning(`Chat history journal segment(s) ${this.reader.segment}–${next - 1} in ${this.dir} were removed by something other than Repo Wiki; changes saved only there are lost.`);
         this.reader.skipTo(next);
@@ -413,11 +565,41 @@ export class SqlJsConversationStore implements ConversationStore {
     }
   }
 
-  private apply(entries: readonly JournalEntry[]): void {
-    for (const { entry, error } of this.db.apply(entries)) {
-      this.settings.onWarning(`Skipped a chat history change that could not be applied (${entry.op} ${entry.id}): ${(error as Error).message}`);
+  /** Applies entries to the catalog, and their effects to loaded shards or to the pending lists. */
+  private apply(entries: readonly ReadEntry[]): void {
+    if (!entries.length) return;
+    const segmentOf = new Map(entries.map(({ segment, entry }) => [entry, segment]));
+    const { effects, failed } = this.catalog.apply(entries.map(({ entry }) => entry));
+    for (const { entry, error } of failed) this.warnSkipped(entry, error);
+    const now = new Map<number, ShardEffect[]>();
+    for (const { entry, effect } of effects) {
+      const segment = segmentOf.get(entry)!;
+      const shard = shardOf(effect.kind === 'turn' ? effect.turn.conversationId : effect.conversationId);
+      const loaded = this.shards.get(shard);
+      if (!loaded) {
+        this.pending.set(shard, [...(this.pending.get(shard) ?? []), { segment, effect }]);
+      } else if (loaded.folded === undefined || segment > loaded.folded) {
+        now.set(shard, [...(now.get(shard) ?? []), effect]);
+        loaded.dirty = true;
+      }
     }
+    for (const [shard, shardEffects] of now) this.warnFailed(this.shards.get(shard)!.db.apply(shardEffects));
     this.appliedEntries += entries.length;
+  }
+
+  private warnSkipped(entry: JournalEntry, error: unknown): void {
+    this.settings.onWarning(`Skipped a chat history change that could not be applied (${entry.op} ${entry.id}): ${(error as Error).message}`);
+  }
+
+  private warnFailed(failed: readonly { effect: ShardEffect; error: unknown }[]): void {
+    for (const { effect, error } of failed) this.settings.onWarning(`Skipped a chat history change that could not be applied to the turns (${effect.kind}): ${(error as Error).message}`);
+  }
+
+  private releaseDatabases(): void {
+    this.catalog?.close();
+    for (const { db } of this.shards.values()) db.close();
+    this.shards.clear();
+    this.pending.clear();
   }
 
   private scheduleCompaction(): void {
@@ -425,44 +607,67 @@ export class SqlJsConversationStore implements ConversationStore {
     if (this.closing) return;
     const soon = this.changesSinceCompaction >= this.settings.compactAfterChanges;
     this.timer = setTimeout(() => {
-      this.compact().catch((error: unknown) => this.settings.onWarning(`Could not fold the chat history journal into ${this.dbFile}: ${(error as Error).message} Nothing is lost; it stays in the journal.`));
+      this.compact().catch((error: unknown) => this.settings.onWarning(`Could not fold the chat history journal into ${this.catalogFile}: ${(error as Error).message} Nothing is lost; it stays in the journal.`));
     }, soon ? 0 : this.settings.compactAfterMs);
     this.timer.unref(); // never keeps a process alive
   }
 
   private async runCompaction(): Promise<boolean> {
-    if (!this.unsaved && !(await this.journalHasChanges())) return false;
+    const shardsChanged = [...this.shards.values()].some(({ dirty }) => dirty);
+    if (!this.unsaved && !shardsChanged && !(await this.journalHasChanges())) return false;
     const attempt = this.tryLock();
     if ('busy' in attempt) {
       this.scheduleCompaction(); // try again later; until then the journal holds everything
       return false;
     }
     const { lock } = attempt;
+    const written: LoadedShard[] = [];
     try {
       const snapshot = await this.exclusive(async () => {
         const last = Math.max(this.reader.segment, ...listSegments(this.dir));
         await this.writer.use(last + 1);
         await this.catchUp(last);
         this.reader.skipTo(last + 1);
-        this.db.setFoldedSegment(last);
+        for (const shard of [...this.pending.keys()]) await this.shard(shard);
+        const shards: { file: string; image: Uint8Array }[] = [];
+        for (const [shard, loaded] of this.shards) {
+          if (!loaded.dirty) continue;
+          loaded.db.setFoldedSegment(last);
+          loaded.folded = last;
+          loaded.dirty = false;
+          written.push(loaded);
+          shards.push({ file: path.join(this.dir, shardFile(shard)), image: loaded.db.export() });
+        }
+        this.catalog.setFoldedSegment(last);
         this.changesSinceCompaction = 0;
-        return { image: this.db.export(), last };
+        return { catalog: this.catalog.export(), shards, last };
       });
       // Left by writers killed midway (a compaction, a lock being taken).
-      await removeLeftoverTemps(this.dbFile);
-      await removeLeftoverTemps(path.join(this.dir, LOCK_FILE));
-      // Re-checks the lock just before the rename: a window that took it over (we were paused past
-      // lockStaleMs) may have written a newer database.
-      if (!(await replaceFileAtomic(this.dbFile, snapshot.image, () => lock.held()))) return false;
-      this.dbIdentity = await fileIdentity(this.dbFile);
+      for (const file of [this.catalogFile, ...snapshot.shards.map(({ file }) => file), path.join(this.dir, LOCK_FILE)]) await removeLeftoverTemps(file);
+      // Each rename re-checks the lock: a window that took it over (we were paused past lockStaleMs)
+      // may have written newer files. Shards first: the catalog's folded_segment vouches for them.
+      for (const { file, image } of snapshot.shards) {
+        if (!(await replaceFileAtomic(file, image, () => lock.held()))) return this.unwritten(written);
+      }
+      if (!(await replaceFileAtomic(this.catalogFile, snapshot.catalog, () => lock.held()))) return this.unwritten(written);
+      this.catalogIdentity = await fileIdentity(this.catalogFile);
       this.unsaved = false;
       for (const segment of listSegments(this.dir)) {
         if (segment <= snapshot.last) await fs.rm(segmentPath(this.dir, segment), { force: true });
       }
       return true;
+    } catch (error) {
+      this.unwritten(written);
+      throw error;
     } finally {
       lock.release();
     }
+  }
+
+  /** Shards whose write did not happen still hold changes their files lack. */
+  private unwritten(shards: readonly LoadedShard[]): false {
+    for (const shard of shards) shard.dirty = true;
+    return false;
   }
 
   /** More than the one current segment, or a current segment with something in it. */

@@ -5,8 +5,7 @@ import { isMissing, WikiError } from '../../core/errors';
 import { conversationDataHome, storeDirFor, WORKSPACES } from './dataHome';
 import { waitForStoreLock } from './fileLock';
 import { replaceFileAtomic, storageError, syncDir } from './files';
-import { listSegments, segmentPath } from './journal';
-import { DATABASE_FILE, LOCK_FILE, openConversationStore, type ConversationStoreOptions, type SqlJsConversationStore } from './sqlJsConversationStore';
+import { LOCK_FILE, openConversationStore, storeDataFiles, type ConversationStoreOptions, type SqlJsConversationStore } from './sqlJsConversationStore';
 import { sameRepository, workspaceIdentity, type WorkspaceIdentity } from './workspaceIdentity';
 
 export { openConversationStore } from './sqlJsConversationStore';
@@ -110,17 +109,16 @@ export async function openWorkspaceConversationStore(options: WorkspaceStoreOpti
 /** A database or a journal segment: a store, even an empty one, lives here. */
 async function hasStoreFiles(dir: string): Promise<boolean> {
   try {
-    return (await fs.readdir(dir)).some((name) => name === DATABASE_FILE) || listSegments(dir).length > 0;
+    return storeDataFiles(await fs.readdir(dir)).length > 0;
   } catch (error) {
     if (isMissing(error)) return false;
     throw storageError(dir, error);
   }
 }
 
-/** The files of a store: its database and journal segments. */
+/** The files of a store: its databases and journal segments. */
 async function storeFiles(dir: string): Promise<string[]> {
-  const names = await fs.readdir(dir);
-  return [...(names.includes(DATABASE_FILE) ? [DATABASE_FILE] : []), ...listSegments(dir).map((segment) => path.basename(segmentPath(dir, segment)))];
+  return storeDataFiles(await fs.readdir(dir));
 }
 
 /**

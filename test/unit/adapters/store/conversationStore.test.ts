@@ -7,8 +7,10 @@ import initSqlJs from 'sql.js';
 import type { Turn } from '../../../../src/core/chat/conversation';
 import { WikiError } from '../../../../src/core/errors';
 import { listSegments, segmentPath } from '../../../../src/adapters/store/journal';
-import { migrate, MIGRATIONS, schemaVersion } from '../../../../src/adapters/store/migrations';
-import { DATABASE_FILE, LOCK_FILE, openConversationStore, type ConversationStoreOptions, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
+import { LEGACY_DATABASE_FILE } from '../../../../src/adapters/store/legacyStore';
+import { CATALOG_MIGRATIONS, LEGACY_MIGRATIONS, migrate, SHARD_MIGRATIONS, schemaVersion } from '../../../../src/adapters/store/migrations';
+import { CATALOG_FILE, LOCK_FILE, openConversationStore, type ConversationStoreOptions, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
+import { shardFile, shardOf } from '../../../../src/adapters/store/turnShard';
 
 const dirs: string[] = [];
 const stores: SqlJsConversationStore[] = [];
@@ -51,7 +53,9 @@ async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Wik
 }
 
 const files = (dir: string) => fs.readdirSync(dir).sort();
-const dbFile = (dir: string) => path.join(dir, DATABASE_FILE);
+const dbFile = (dir: string) => path.join(dir, CATALOG_FILE);
+const legacyFile = (dir: string) => path.join(dir, LEGACY_DATABASE_FILE);
+const shardPath = (dir: string, conversationId: string) => path.join(dir, shardFile(shardOf(conversationId)));
 
 async function sqlJs() {
   return initSqlJs({ locateFile: () => require.resolve('sql.js/dist/sql-wasm.wasm') });
@@ -157,7 +161,7 @@ describe('conversation store (sql.js + journal)', () => {
     assert.equal(fs.existsSync(dbFile(dir)), false);
 
     assert.equal(await store.compact(), true);
-    assert.deepEqual(files(dir), [DATABASE_FILE, 'conversations.journal-2.jsonl']);
+    assert.deepEqual(files(dir), [CATALOG_FILE, 'conversations.journal-2.jsonl', shardFile(shardOf(c.id))], 'the catalog and the one shard that changed');
     await store.appendTurn(turn(c.id, 'q1'));
     await store.close();
     await copy.close();
@@ -171,7 +175,7 @@ describe('conversation store (sql.js + journal)', () => {
     const c = await store.create('Idle');
     await store.appendTurn(turn(c.id, 'q0'));
     for (let waited = 0; !fs.existsSync(dbFile(dir)) && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
-    assert.ok(fs.existsSync(dbFile(dir)), 'conversations.db was written');
+    assert.ok(fs.existsSync(dbFile(dir)), 'catalog.db was written');
     assert.equal((await store.get(c.id))!.turns.length, 1);
   });
 
@@ -253,21 +257,23 @@ describe('conversation search index', () => {
 });
 
 describe('conversation store migrations', () => {
-  it('migrates a version-0 database file', async () => {
+  it('splits a version-0 single-file store into a catalog and shards', async () => {
     const dir = tempDir();
     const SQL = await sqlJs();
     const empty = new SQL.Database();
     empty.exec('CREATE TABLE leftover (x)'); // a file from before the first migration
-    fs.writeFileSync(dbFile(dir), empty.export());
+    fs.writeFileSync(legacyFile(dir), empty.export());
     empty.close();
     const store = await openStore(dir);
     const c = await store.create('Migrated');
     await store.close();
     const db = new SQL.Database(fs.readFileSync(dbFile(dir)));
-    assert.equal(schemaVersion(db), MIGRATIONS.at(-1)!.version);
+    assert.equal(schemaVersion(db), CATALOG_MIGRATIONS.at(-1)!.version);
     assert.deepEqual(db.exec('SELECT title FROM conversation')[0].values, [['Migrated']]);
     assert.equal(c.title, 'Migrated');
     db.close();
+    assert.ok(fs.existsSync(`${legacyFile(dir)}.migrated`), 'the old file is kept, renamed');
+    assert.equal(fs.existsSync(legacyFile(dir)), false);
   });
 
   it('runs the migrations newer than the file, in order, keeping the data', async () => {
@@ -281,37 +287,58 @@ describe('conversation store migrations', () => {
     const current = schemaVersion(db);
     const ran: number[] = [];
     migrate(db, dbFile(dir), [
-      ...MIGRATIONS,
+      ...CATALOG_MIGRATIONS,
       { version: current + 1, up: (d) => { ran.push(current + 1); d.exec('ALTER TABLE conversation ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0'); } },
       { version: current + 2, up: (d) => { ran.push(current + 2); d.exec('UPDATE conversation SET pinned = 1'); } },
     ]);
     assert.deepEqual(ran, [current + 1, current + 2]);
     assert.equal(schemaVersion(db), current + 2);
-    assert.deepEqual(db.exec('SELECT title, pinned FROM conversation')[0].values, [['Old', 1]]);
-    assert.deepEqual(db.exec('SELECT question FROM turn')[0].values, [['kept']]);
+    assert.deepEqual(db.exec('SELECT title, pinned, turn_count FROM conversation')[0].values, [['Old', 1, 1]]);
     db.close();
+    const shard = new SQL.Database(fs.readFileSync(shardPath(dir, c.id)));
+    assert.deepEqual(shard.exec('SELECT question FROM turn')[0].values, [['kept']]);
+    shard.close();
   });
 
-  it('migrates a schema-1 file (before tool steps): its turns load with no steps, and new turns keep theirs', async () => {
+  it('splits a schema-1 single file (before tool steps): its turns load with no steps, and new turns keep theirs', async () => {
     const dir = tempDir();
     const SQL = await sqlJs();
     const v1 = new SQL.Database();
-    migrate(v1, dbFile(dir), MIGRATIONS.filter((m) => m.version === 1));
+    migrate(v1, legacyFile(dir), LEGACY_MIGRATIONS.filter((m) => m.version === 1));
     v1.exec(`INSERT INTO conversation VALUES ('c1', 'Old', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', NULL)`);
     v1.exec(`INSERT INTO turn VALUES ('c1', 0, 'old q', 'old a', '{"pages":[],"offline":false}', 'm', 1, 2, '2026-01-01T00:00:00Z', NULL)`);
-    fs.writeFileSync(dbFile(dir), v1.export());
+    fs.writeFileSync(legacyFile(dir), v1.export());
     v1.close();
     const store = await openStore(dir);
     const [old] = (await store.get('c1'))!.turns;
     assert.equal(old.question, 'old q');
     assert.equal(old.steps, undefined);
+    assert.equal((await store.list())[0].turnCount, 1);
     const steps = [{ tool: 'search_wiki', input: { query: 'x' }, label: 'Searched the wiki for "x"', ok: true, summary: '0 pages', output: '' }];
     await store.appendTurn({ ...turn('c1', 'new q'), steps });
     await store.close();
-    const db = new SQL.Database(fs.readFileSync(dbFile(dir)));
-    assert.equal(schemaVersion(db), MIGRATIONS.at(-1)!.version);
+    const db = new SQL.Database(fs.readFileSync(shardPath(dir, 'c1')));
+    assert.equal(schemaVersion(db), SHARD_MIGRATIONS.at(-1)!.version);
     assert.deepEqual(db.exec('SELECT steps FROM turn ORDER BY turn_index')[0].values, [['[]'], [JSON.stringify(steps)]]);
     db.close();
+  });
+
+  it('keeps the journal position of a single-file store it splits: changes folded into it are not replayed', async () => {
+    const dir = tempDir();
+    const SQL = await sqlJs();
+    const v5 = new SQL.Database();
+    migrate(v5, legacyFile(dir), LEGACY_MIGRATIONS);
+    v5.exec(`INSERT INTO conversation (id, title, created, updated) VALUES ('c1', 'Old', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`);
+    v5.exec(`INSERT INTO turn VALUES ('c1', 0, 'folded', 'a', '{"pages":[],"offline":false}', 'm', 1, 2, '2026-01-01T00:00:00Z', 'e1', '[]')`);
+    v5.exec(`INSERT INTO meta VALUES ('folded_segment', '1')`);
+    fs.writeFileSync(legacyFile(dir), v5.export());
+    v5.close();
+    // Segment 1 was folded into the file (an entry left behind by a crash before its deletion); segment 2 was not.
+    const entry = (id: string, question: string) => `\n${JSON.stringify({ v: 1, id, op: 'turn', turn: { ...turn('c1', question) } })}\n`;
+    fs.writeFileSync(segmentPath(dir, 1), entry('e0', 'already folded'));
+    fs.writeFileSync(segmentPath(dir, 2), entry('e2', 'from the journal'));
+    const store = await openStore(dir);
+    assert.deepEqual((await store.get('c1'))!.turns.map((t) => t.question), ['folded', 'from the journal']);
   });
 
   it('refuses a database from a newer version, saying what to do, and leaves every file untouched', async () => {
@@ -359,11 +386,11 @@ describe('conversation store damage and crashes', () => {
     assert.deepEqual((await third.get(c.id))!.turns.map((t) => t.question), ['acknowledged', 'after the tear']);
   });
 
-  it('moves a garbage database file aside, says where, and keeps what the journal holds', async () => {
+  it('moves a garbage catalog aside, says where, and rebuilds it from the shards and the journal', async () => {
     const dir = tempDir();
     const store = await openStore(dir);
     const c = await store.create('Before the damage');
-    await store.appendTurn(turn(c.id, 'folded into the database'));
+    await store.appendTurn(turn(c.id, 'folded into the shard'));
     await store.compact();
     await store.appendTurn(turn(c.id, 'still in the journal'));
     const garbage = Buffer.from('this is not a database '.repeat(500));
@@ -371,39 +398,49 @@ describe('conversation store damage and crashes', () => {
 
     const { store: recovered, warnings } = await open(dir);
     assert.equal(warnings.length, 1);
-    const aside = files(dir).find((name) => name.startsWith(`${DATABASE_FILE}.corrupt-`));
+    const aside = files(dir).find((name) => name.startsWith(`${CATALOG_FILE}.corrupt-`));
     assert.ok(aside, 'the damaged file was moved aside');
     assert.deepEqual(fs.readFileSync(path.join(dir, aside)), garbage, 'and kept byte for byte');
-    assert.match(warnings[0], new RegExp(`could not be read .*moved to ${path.join(dir, aside).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and kept; 0 conversation\\(s\\) and 0 turn\\(s\\) were recovered from it\\. 1 more change\\(s\\) were replayed from the journal\\.`));
-    // The journal's turn survives; its conversation row was lost with the file, so it is rebuilt from the turn.
+    assert.match(warnings[0], new RegExp(`could not be read .*moved to ${path.join(dir, aside).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and kept; 0 conversation\\(s\\) were recovered from it, and the turns of 1 from the turn files\\. 1 more change\\(s\\) were replayed from the journal\\.`));
+    // Both turns survive; the conversation's row was lost with the file, so it is titled after its first question.
     const record = (await recovered.get(c.id))!;
-    assert.deepEqual(record.turns.map((t) => t.question), ['still in the journal']);
+    assert.deepEqual(record.turns.map((t) => t.question), ['folded into the shard', 'still in the journal']);
+    assert.equal(record.conversation.title, 'folded into the shard');
+    assert.equal(record.conversation.turnCount, 2);
     assert.ok(fs.existsSync(dbFile(dir)), 'a new database was written');
     await recovered.close();
     const { warnings: later } = await open(dir);
     assert.deepEqual(later, [], 'the new database opens cleanly');
   });
 
-  it('salvages the readable rows of a damaged database', async () => {
+  it('salvages the readable turns of a damaged shard when it is first loaded, and keeps the totals true', async () => {
     const dir = tempDir();
     const store = await openStore(dir);
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) {
       const c = await store.create(`Conversation ${i}`);
       ids.push(c.id);
-      await store.appendTurn(turn(c.id, `question ${i}`, `answer ${i} `.repeat(400)));
+      for (let t = 0; t < 4; t++) await store.appendTurn(turn(c.id, `question ${i}.${t}`, `answer ${i} `.repeat(400)));
     }
     await store.close();
-    const image = fs.readFileSync(dbFile(dir));
-    fs.writeFileSync(dbFile(dir), image.subarray(0, Math.floor(image.length * 0.7))); // a truncated file
+    const damaged = shardPath(dir, ids[0]);
+    const image = fs.readFileSync(damaged);
+    fs.writeFileSync(damaged, image.subarray(0, Math.floor(image.length * 0.7))); // a truncated file
+    const inShard = ids.filter((id) => shardOf(id) === shardOf(ids[0]));
 
     const { store: recovered, warnings } = await open(dir);
-    const match = /(\d+) conversation\(s\) and (\d+) turn\(s\) were recovered/.exec(warnings[0]);
-    assert.ok(match, warnings[0]);
-    assert.equal(Number(match[1]), 60, 'the conversation table was intact');
-    assert.ok(Number(match[2]) > 0 && Number(match[2]) < 60, `some turns were readable (${match[2]})`);
+    assert.deepEqual(warnings, [], 'the catalog opens cleanly; the shard is read only when needed');
     assert.equal((await recovered.list()).length, 60);
-    assert.ok(files(dir).some((name) => name.startsWith(`${DATABASE_FILE}.corrupt-`)));
+    const kept = (await Promise.all(inShard.map((id) => recovered.get(id)))).reduce((sum, record) => sum + record!.turns.length, 0);
+    const warning = laterWarnings.splice(0).join('\n');
+    const match = /could not be read .* It was moved to .*\.corrupt-.* and kept; (\d+) turn\(s\) were recovered from it\./.exec(warning);
+    assert.ok(match, warning);
+    assert.equal(Number(match[1]), kept);
+    assert.ok(kept > 0 && kept < inShard.length * 4, `some turns were readable (${kept} of ${inShard.length * 4})`);
+    const totals = (await recovered.list()).filter((c) => inShard.includes(c.id)).reduce((sum, c) => sum + c.turnCount, 0);
+    assert.equal(totals, kept, 'the history counts the turns that are left');
+    for (const id of ids.filter((id) => !inShard.includes(id))) assert.equal((await recovered.get(id))!.turns.length, 4, 'other shards are untouched');
+    assert.ok(files(dir).some((name) => name.startsWith(`${path.basename(damaged)}.corrupt-`)));
   });
 });
 

@@ -4,8 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
 import { forkForEdit } from '../../../../src/core/chat/lineage';
-import { migrate, MIGRATIONS, schemaVersion } from '../../../../src/adapters/store/migrations';
-import { DATABASE_FILE, openConversationStore, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
+import { LEGACY_DATABASE_FILE } from '../../../../src/adapters/store/legacyStore';
+import { CATALOG_MIGRATIONS, LEGACY_MIGRATIONS, migrate, schemaVersion } from '../../../../src/adapters/store/migrations';
+import { CATALOG_FILE, openConversationStore, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
 
 const dirs: string[] = [];
 const stores: SqlJsConversationStore[] = [];
@@ -70,23 +71,23 @@ describe('conversation titles in the store (schema 5)', () => {
     assert.deepEqual(pick((await store.get(parent.id))!.conversation), { title: 'Auth flow', titleSource: 'user' });
   });
 
-  it('migrates a schema-4 file additively: its rows and lineage stay, and their titles (source unknown) are never replaced', async () => {
+  it('splits a schema-4 single file keeping everything: its rows and lineage stay, and their titles (source unknown) are never replaced', async () => {
     const dir = tempDir();
     const SQL = await initSqlJs({ locateFile: () => require.resolve('sql.js/dist/sql-wasm.wasm') });
     const v4 = new SQL.Database();
-    migrate(v4, path.join(dir, DATABASE_FILE), MIGRATIONS.filter((m) => m.version <= 4));
+    migrate(v4, path.join(dir, LEGACY_DATABASE_FILE), LEGACY_MIGRATIONS.filter((m) => m.version <= 4));
     v4.exec(`INSERT INTO conversation (id, title, created, updated, filed_page, tags, prior_summary, parent_conversation_id, forked_at_turn)
       VALUES ('old', 'Renamed long ago', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'old-page', '["auth"]', NULL, 'root', 2)`);
     v4.exec(`INSERT INTO turn VALUES ('old', 0, 'q', 'a', '{"pages":[],"offline":false}', 'm', 1, 2, '2026-01-01T00:00:00Z', NULL, '[]')`);
-    fs.writeFileSync(path.join(dir, DATABASE_FILE), v4.export());
+    fs.writeFileSync(path.join(dir, LEGACY_DATABASE_FILE), v4.export());
     v4.close();
     const store = await openStore(dir);
     const old = (await store.get('old'))!.conversation;
     assert.deepEqual([old.title, old.filedPage, old.tags, old.parentConversationId, old.forkedAtTurn, old.titleSource], ['Renamed long ago', 'old-page', ['auth'], 'root', 2, undefined]);
     assert.equal(await store.proposeTitle('old', 'Auth flow', 'model'), false);
     await store.close();
-    const db = new SQL.Database(fs.readFileSync(path.join(dir, DATABASE_FILE)));
-    assert.equal(schemaVersion(db), 5);
+    const db = new SQL.Database(fs.readFileSync(path.join(dir, CATALOG_FILE)));
+    assert.equal(schemaVersion(db), CATALOG_MIGRATIONS.at(-1)!.version);
     assert.deepEqual(db.exec(`SELECT title, title_source FROM conversation WHERE id = 'old'`)[0].values, [['Renamed long ago', null]]);
     db.close();
   });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { conversationDataHome, DATA_DIR_VARIABLE, storeDirFor } from '../../../../src/adapters/store/dataHome';
-import { DATABASE_FILE, openConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
+import { CATALOG_FILE, openConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
 import { openWorkspaceConversationStore, WORKSPACE_FILE, type AdoptCandidate, type WorkspaceStoreOptions } from '../../../../src/adapters/store/workspaceStore';
 import type { ConversationStore, Turn } from '../../../../src/core/chat/conversation';
 import { forkRecord } from '../../../../src/core/chat/lineage';
@@ -136,8 +136,8 @@ describe('the workspace conversation store', () => {
     assert.match(notices.join('\n'), /Brought 1 conversation\(s\) from/);
     assert.deepEqual((await store.list()).map((x) => x.title).sort(), ['From the editor', 'From the terminal']);
     assert.equal((await store.get(c.id))!.turns[0].question, 'editor question', 'its id kept');
-    assert.ok(fs.existsSync(path.join(legacy, `${DATABASE_FILE}.migrated`)));
-    assert.ok(!fs.existsSync(path.join(legacy, DATABASE_FILE)));
+    assert.ok(fs.existsSync(path.join(legacy, `${CATALOG_FILE}.migrated`)));
+    assert.ok(!fs.existsSync(path.join(legacy, CATALOG_FILE)));
   });
 
   it('opens all the same when the old history cannot be brought in, says so, and leaves it in place', async () => {
@@ -151,15 +151,15 @@ describe('the workspace conversation store', () => {
     await old.create('From a newer build');
     await old.close();
     const SQL = await (await import('sql.js')).default({ locateFile: () => require.resolve('sql.js/dist/sql-wasm.wasm') });
-    const db = new SQL.Database(fs.readFileSync(path.join(legacy, DATABASE_FILE)));
+    const db = new SQL.Database(fs.readFileSync(path.join(legacy, CATALOG_FILE)));
     db.exec('PRAGMA user_version = 99');
-    fs.writeFileSync(path.join(legacy, DATABASE_FILE), db.export());
+    fs.writeFileSync(path.join(legacy, CATALOG_FILE), db.export());
     db.close();
 
     const { store, warnings } = await openAt(folder, home, { legacyDir: legacy });
     assert.match(warnings.join('\n'), /could not be moved to .*newer version of Repo Wiki.*left where it was/);
     assert.deepEqual((await store.list()).map((c) => c.id), ['here-1']);
-    assert.ok(fs.existsSync(path.join(legacy, DATABASE_FILE)), 'the old history is untouched');
+    assert.ok(fs.existsSync(path.join(legacy, CATALOG_FILE)), 'the old history is untouched');
   });
 
   it('adopts the store of a moved folder of the same repository when asked to, and only then', async () => {
@@ -204,15 +204,15 @@ describe('the workspace conversation store', () => {
     const folder = temp('rw-ws-');
     const dir = storeDirFor(home, folder);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, DATABASE_FILE), 'this is not a SQLite database '.repeat(100));
+    fs.writeFileSync(path.join(dir, CATALOG_FILE), 'this is not a SQLite database '.repeat(100));
     fs.writeFileSync(path.join(dir, WORKSPACE_FILE), '{ not json');
     const { store, warnings } = await openAt(folder, home);
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /could not be read .* It was moved to .*conversations\.db\.corrupt-.* and kept/);
+    assert.match(warnings[0], /could not be read .* It was moved to .*catalog\.db\.corrupt-.* and kept/);
     assert.deepEqual(await store.list(), []);
     await store.create('Fresh', 'fresh-1');
     const names = fs.readdirSync(dir);
-    assert.ok(names.some((name) => name.startsWith(`${DATABASE_FILE}.corrupt-`)), names.join());
+    assert.ok(names.some((name) => name.startsWith(`${CATALOG_FILE}.corrupt-`)), names.join());
     assert.ok(names.some((name) => name.startsWith(`${WORKSPACE_FILE}.corrupt-`)), 'an unreadable workspace.json is kept aside too');
     assert.equal(JSON.parse(fs.readFileSync(path.join(dir, WORKSPACE_FILE), 'utf8')).path, folder);
   });
