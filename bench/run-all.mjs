@@ -13,7 +13,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const smoke = process.argv.includes('--smoke');
 const BENCHES = [
   'activation', 'size', 'index', 'fileAccess/index', 'drift/index', 'drift/changedSince', 'drift/languages',
-  'tools/index', 'mcp/index', 'chat/retrieval', 'chat/toolLoop', 'retrieval/index', 'chat/persist', 'chat/render',
+  'tools/index', 'mcp/index', 'chat/retrieval', 'chat/toolLoop', 'retrieval/index', 'chat/store', 'chat/render',
   'ingest/index', 'authoring/index', 'authoring/graph', 'upkeep/index', 'providers/index', 'generate/map', 'generate/update',
 ];
 

@@ -18,6 +18,11 @@ export class SqlDb {
     }
   }
 
+  /** Compiles statements ahead of their first use, so that use is not the one that waits. */
+  prepare(...sql: string[]): void {
+    for (const text of sql) this.prepared(text);
+  }
+
   run(sql: string, params: BindParams = []): void {
     this.query(sql, params);
   }

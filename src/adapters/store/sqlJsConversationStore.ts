@@ -7,7 +7,7 @@ import { isMissing, WikiError } from '../../core/errors';
 import { isConversationId, requireConversationId } from '../../core/chat/lineage';
 import type { LockAttempt } from '../files/lockFile';
 import { removeLeftoverTemps } from '../files/tempFiles';
-import { CatalogDb, CONVERSATION_COLUMNS, type ShardEffect } from './catalogDb';
+import { Catalog, type ShardEffect } from './catalog';
 import { tryStoreLock, waitForStoreLock } from './fileLock';
 import { fileIdentity, replaceFileAtomic, storageError, syncDir } from './files';
 import { JOURNAL_FORMAT, JournalReader, JournalWriter, listSegments, segmentPath, type JournalChange, type JournalEntry, type ReadEntry } from './journal';
@@ -71,9 +71,9 @@ export interface ConversationStoreOptions {
 
 type Settings = Required<Omit<ConversationStoreOptions, 'wasmPath'>>;
 
-export const CATALOG_FILE = 'catalog.db';
+export const CATALOG_FILE = 'catalog.json';
 export const LOCK_FILE = 'conversations.lock';
-const DATA_FILE = /^(catalog\.db|turns-\d\d\.db|conversations\.db|conversations\.journal-\d+\.jsonl)$/;
+const DATA_FILE = /^(catalog\.json|turns-\d\d\.db|conversations\.db|conversations\.journal-\d+\.jsonl)$/;
 
 /** Of the names in a folder, those of a store's data: its catalog, shards, journal, or an earlier release's single file. */
 export const storeDataFiles = (names: readonly string[]): string[] => names.filter((name) => DATA_FILE.test(name)).sort();
@@ -92,9 +92,9 @@ export async function openConversationStore(dir: string, options: ConversationSt
   } catch (error) {
     throw storageError(dir, error);
   }
-  const sql = await loadSqlJs(options.wasmPath ?? require.resolve('sql.js/dist/sql-wasm.wasm'));
+  const wasmPath = options.wasmPath ?? require.resolve('sql.js/dist/sql-wasm.wasm');
   const warnings: string[] = [];
-  const store = new SqlJsConversationStore(dir, sql, {
+  const store = new SqlJsConversationStore(dir, () => loadSqlJs(wasmPath), {
     now: options.now ?? (() => new Date()),
     compactAfterMs: options.compactAfterMs ?? 10_000,
     compactAfterChanges: options.compactAfterChanges ?? 200,
@@ -108,7 +108,7 @@ export async function openConversationStore(dir: string, options: ConversationSt
 
 const sqlJsByWasm = new Map<string, Promise<SqlJsStatic>>();
 
-/** sql.js is loaded here, on first open, never at extension activation. */
+/** sql.js is loaded here, when turns are first read or written: listing the history needs only the catalog. */
 function loadSqlJs(wasmPath: string): Promise<SqlJsStatic> {
   let loading = sqlJsByWasm.get(wasmPath);
   if (!loading) {
@@ -132,7 +132,7 @@ interface LoadedShard {
 }
 
 export class SqlJsConversationStore implements ConversationStore {
-  private catalog!: CatalogDb;
+  private catalog!: Catalog;
   private readonly shards = new Map<number, LoadedShard>();
   /** Effects for shards not loaded yet, with the journal segment of their entry. */
   private readonly pending = new Map<number, { segment: number; effect: ShardEffect }[]>();
@@ -154,7 +154,7 @@ export class SqlJsConversationStore implements ConversationStore {
   private closed = false;
   private readonly catalogFile: string;
 
-  constructor(private readonly dir: string, private readonly sql: SqlJsStatic, private readonly settings: Settings) {
+  constructor(private readonly dir: string, private readonly loadSql: () => Promise<SqlJsStatic>, private readonly settings: Settings) {
     this.catalogFile = path.join(dir, CATALOG_FILE);
     this.writer = new JournalWriter(dir);
   }
@@ -396,11 +396,11 @@ export class SqlJsConversationStore implements ConversationStore {
     this.releaseDatabases();
     let salvage: string | undefined;
     try {
-      this.catalog = CatalogDb.open(this.sql, image, this.catalogFile);
+      this.catalog = Catalog.parse(image && Buffer.from(image).toString('utf8'), this.catalogFile);
     } catch (error) {
-      // A newer schema is refused untouched; anything else means the file is damaged.
+      // A newer format is refused untouched; anything else means the file is damaged.
       if (error instanceof WikiError || !image) throw error;
-      salvage = await this.rebuildCatalog(image, identity, error);
+      salvage = await this.rebuildCatalog(identity, error);
     }
     this.catalogIdentity = salvage ? undefined : identity;
     // Without folded_segment (a new or salvaged catalog) every segment present is replayed.
@@ -409,16 +409,15 @@ export class SqlJsConversationStore implements ConversationStore {
     return salvage;
   }
 
-  /** Sets a damaged catalog.db aside and rebuilds it from its readable rows and the shards. */
-  private async rebuildCatalog(image: Uint8Array, identity: string | undefined, damage: unknown): Promise<string> {
+  /** Sets a damaged catalog.json aside and rebuilds it from the shards: every conversation with turns comes back. */
+  private async rebuildCatalog(identity: string | undefined, damage: unknown): Promise<string> {
     const aside = await this.setAside(this.catalogFile, identity, damage);
-    this.catalog = CatalogDb.open(this.sql, undefined, this.catalogFile);
+    this.catalog = Catalog.parse(undefined, this.catalogFile);
     const totals = [];
     for (let shard = 0; shard < SHARD_COUNT; shard++) totals.push(...(await this.shard(shard)).totals());
-    const rows = salvageRows(this.sql, image, 'conversation', CONVERSATION_COLUMNS);
-    this.catalog.adopt(rows, totals, true);
+    this.catalog.adopt([], totals, true);
     this.unsaved = true;
-    return `The chat history catalog ${this.catalogFile} could not be read (${(damage as Error).message}). It was moved to ${aside} and kept; ${rows.length} conversation(s) were recovered from it, and the turns of ${totals.length} from the turn files.`;
+    return `The chat history catalog ${this.catalogFile} could not be read (${(damage as Error).message}). It was moved to ${aside} and kept; ${totals.length} conversation(s) were rebuilt from the turn files, titled after their first question.`;
   }
 
   /** The shard, loaded on first use with the changes pending for it. */
@@ -431,7 +430,7 @@ export class SqlJsConversationStore implements ConversationStore {
     let db: TurnShard;
     let salvaged = false;
     try {
-      db = TurnShard.open(this.sql, image, { file, fullText: this.settings.fullTextSearch });
+      db = TurnShard.open(await this.loadSql(), image, { file, fullText: this.settings.fullTextSearch });
     } catch (error) {
       if (error instanceof WikiError || !image) throw error;
       db = await this.salvageShard(shard, file, image, identity, error);
@@ -448,8 +447,9 @@ export class SqlJsConversationStore implements ConversationStore {
   /** Sets a damaged shard aside, keeps its readable turns, and brings the catalog's totals in line. */
   private async salvageShard(shard: number, file: string, image: Uint8Array, identity: string | undefined, damage: unknown): Promise<TurnShard> {
     const aside = await this.setAside(file, identity, damage);
-    const db = TurnShard.open(this.sql, undefined, { file, fullText: this.settings.fullTextSearch });
-    const recovered = db.adoptRows(salvageRows(this.sql, image, 'turn', TURN_COLUMNS));
+    const sql = await this.loadSql();
+    const db = TurnShard.open(sql, undefined, { file, fullText: this.settings.fullTextSearch });
+    const recovered = db.adoptRows(salvageRows(sql, image, 'turn', TURN_COLUMNS));
     const totals = new Map(db.totals().map((total) => [total.conversationId, total]));
     for (const id of this.catalog.ids()) {
       if (shardOf(id) !== shard) continue;
@@ -493,10 +493,11 @@ export class SqlJsConversationStore implements ConversationStore {
     if (!(await pending())) return undefined;
     const attempt = await this.acquireLockWithin(SET_ASIDE_LOCK_WAIT_MS);
     if ('busy' in attempt) throw new WikiError('store-busy', `The chat history ${legacyFile} is being converted by another window (${attempt.busy}).`, 'Try again in a moment. Nothing was changed.');
-    const built: { catalog?: CatalogDb; shards: Map<number, TurnShard> } = { shards: new Map() };
+    const shards = new Map<number, TurnShard>();
     try {
       if (!(await pending())) return undefined; // another window split it meanwhile
-      const rows = readLegacyStore(this.sql, await fs.readFile(legacyFile), legacyFile);
+      const sql = await this.loadSql();
+      const rows = readLegacyStore(sql, await fs.readFile(legacyFile), legacyFile);
       const byShard = new Map<number, typeof rows.turns>();
       for (const row of rows.turns) {
         const shard = shardOf(String(row[0]));
@@ -505,18 +506,18 @@ export class SqlJsConversationStore implements ConversationStore {
       const totals = [];
       let keptTurns = 0;
       for (const [shard, turns] of byShard) {
-        const db = TurnShard.open(this.sql, undefined, { file: path.join(this.dir, shardFile(shard)), fullText: this.settings.fullTextSearch });
-        built.shards.set(shard, db);
+        const db = TurnShard.open(sql, undefined, { file: path.join(this.dir, shardFile(shard)), fullText: this.settings.fullTextSearch });
+        shards.set(shard, db);
         keptTurns += db.adoptRows(turns);
         if (rows.folded !== undefined) db.setFoldedSegment(rows.folded);
         totals.push(...db.totals());
       }
-      built.catalog = CatalogDb.open(this.sql, undefined, this.catalogFile);
-      built.catalog.adopt(rows.conversations, totals, rows.damage !== undefined);
-      if (rows.folded !== undefined) built.catalog.setFoldedSegment(rows.folded);
+      const catalog = Catalog.parse(undefined, this.catalogFile);
+      catalog.adopt(rows.conversations, totals, rows.damage !== undefined);
+      if (rows.folded !== undefined) catalog.setFoldedSegment(rows.folded);
       // Shards first: a catalog on disk means the split is done.
-      for (const [shard, db] of built.shards) await replaceFileAtomic(path.join(this.dir, shardFile(shard)), db.export(), () => attempt.lock.held());
-      if (!(await replaceFileAtomic(this.catalogFile, built.catalog.export(), () => attempt.lock.held()))) {
+      for (const [shard, db] of shards) await replaceFileAtomic(path.join(this.dir, shardFile(shard)), db.export(), () => attempt.lock.held());
+      if (!(await replaceFileAtomic(this.catalogFile, catalog.export(), () => attempt.lock.held()))) {
         throw new WikiError('store-busy', `Another window took over the chat history's lock while ${legacyFile} was being converted.`, 'Try again. Nothing was changed.');
       }
       await fs.rename(legacyFile, `${legacyFile}.migrated`);
@@ -524,8 +525,7 @@ export class SqlJsConversationStore implements ConversationStore {
       return rows.damage === undefined ? undefined
         : `The chat history database ${legacyFile} could not be read whole (${rows.damage}). It was kept as ${legacyFile}.migrated; ${rows.conversations.length} conversation(s) and ${keptTurns} turn(s) were recovered from it.`;
     } finally {
-      built.catalog?.close();
-      for (const db of built.shards.values()) db.close();
+      for (const db of shards.values()) db.close();
       attempt.lock.release();
     }
   }
@@ -596,7 +596,6 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   private releaseDatabases(): void {
-    this.catalog?.close();
     for (const { db } of this.shards.values()) db.close();
     this.shards.clear();
     this.pending.clear();

@@ -1,6 +1,6 @@
 import type { SqlJsStatic, SqlValue } from 'sql.js';
 import type { ToolStep, Turn } from '../../core/chat/conversation';
-import type { ShardEffect, TurnTotals } from './catalogDb';
+import type { ShardEffect, TurnTotals } from './catalog';
 import { migrate, SHARD_MIGRATIONS } from './migrations';
 import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT } from './search';
 import { checkTables, SqlDb } from './sqlDb';
@@ -14,6 +14,9 @@ import { checkTables, SqlDb } from './sqlDb';
 export const SHARD_COUNT = 16;
 export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
 const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
+const TURN_INSERT = `INSERT INTO turn (${TURN_COLUMNS}) VALUES (${TURN_VALUES})`;
+const FTS_INSERT = 'INSERT INTO turn_fts (docid, question, answer) VALUES (last_insert_rowid(), ?, ?)';
+const ENTRY_SELECT = 'SELECT 1 FROM turn WHERE entry_id = ?';
 const FOLDED_KEY = 'folded_segment';
 /** Turns (~2 KB each) waste half of a 4 KB page; 16 KB pages make the file ~40% smaller, and export and open as much faster. */
 const PAGE_SIZE = 16_384;
@@ -39,6 +42,8 @@ export interface ScoredTurn {
 export class TurnShard {
   private constructor(private readonly sql: SqlDb, private readonly fullText: boolean) {
     sql.db.create_function('fts_score', (matchinfo: Uint8Array) => ftsScore(matchinfo));
+    // A shard is loaded when its conversation is opened: the turn asked next is then appended at once.
+    sql.prepare(ENTRY_SELECT, TURN_INSERT, ...(fullText ? [FTS_INSERT] : []));
   }
 
   /** Opens a shard image (undefined: a new one). Throws a WikiError for a newer build's, any other error for a damaged image. */
@@ -81,7 +86,7 @@ export class TurnShard {
   private applyOne(effect: ShardEffect): void {
     switch (effect.kind) {
       case 'turn':
-        if (this.sql.query('SELECT 1 FROM turn WHERE entry_id = ?', [effect.entryId]).length) return;
+        if (this.sql.query(ENTRY_SELECT, [effect.entryId]).length) return;
         return this.insert(turnRow(effect.turn, effect.entryId));
       case 'remove':
         return this.remove(effect.conversationId);
@@ -113,8 +118,8 @@ export class TurnShard {
   }
 
   private insert(row: SqlValue[]): void {
-    this.sql.run(`INSERT INTO turn (${TURN_COLUMNS}) VALUES (${TURN_VALUES})`, row);
-    if (this.fullText) this.sql.run('INSERT INTO turn_fts (docid, question, answer) VALUES (last_insert_rowid(), ?, ?)', [row[2], row[3]]);
+    this.sql.run(TURN_INSERT, row);
+    if (this.fullText) this.sql.run(FTS_INSERT, [row[2], row[3]]);
   }
 
   private remove(conversationId: string): void {
@@ -139,7 +144,7 @@ export class TurnShard {
       total.turnCount++;
       total.inputTokens += Number(inputTokens);
       total.outputTokens += Number(outputTokens);
-      if (entryId !== null) total.entries.push({ entryId: String(entryId), index: Number(index) });
+      total.entries[Number(index)] = entryId === null ? '' : String(entryId);
     }
     return [...byConversation.values()];
   }

@@ -194,11 +194,11 @@ describe('repo-wiki conversations from the terminal', function () {
     const dir = storeDirFor(data, ws);
     fs.mkdirSync(dir, { recursive: true });
     const junk = Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(5000, 0xff)]);
-    fs.writeFileSync(path.join(dir, 'catalog.db'), junk);
+    fs.writeFileSync(path.join(dir, 'catalog.json'), junk);
     const run = await cli(['query', 'How do errors become HTTP responses?', '--conversation', 'after-damage', '--workspace', ws], { REPO_WIKI_DATA_DIR: data });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /warning: The chat history catalog .*catalog\.db could not be read .* It was moved to .*catalog\.db\.corrupt-[^ ]+ and kept/);
-    const aside = fs.readdirSync(dir).find((name) => name.startsWith('catalog.db.corrupt-'))!;
+    assert.match(run.stderr, /warning: The chat history catalog .*catalog\.json could not be read .* It was moved to .*catalog\.json\.corrupt-[^ ]+ and kept/);
+    const aside = fs.readdirSync(dir).find((name) => name.startsWith('catalog.json.corrupt-'))!;
     assert.deepEqual(fs.readFileSync(path.join(dir, aside)), junk, 'kept byte for byte');
     const list = await cli(['conversations', 'list', '--workspace', ws, '--format', 'json'], { REPO_WIKI_DATA_DIR: data });
     assert.deepEqual(JSON.parse(list.stdout).map((c: { id: string }) => c.id), ['after-damage']);

@@ -48,7 +48,7 @@ describe('conversation store under SIGKILL', function () {
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repo-wiki-crash-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it(`keeps every acknowledged turn and opens cleanly after ${TRIALS} rounds of two writers killed at random moments`, async () => {
+  it(`keeps every acknowledged turn, in the catalog and its shards, and opens cleanly after ${TRIALS} rounds of two writers killed at random moments`, async () => {
     const acked: Acknowledged = { conversations: new Set(), turns: new Map() };
     for (let trial = 0; trial < TRIALS; trial++) {
       const writers = ['a', 'b'].map((name) => startWriter(dir, `${trial}${name}`, acked));
@@ -77,7 +77,7 @@ describe('conversation store under SIGKILL', function () {
       assert.deepEqual(laterWarnings, []);
     }
     assert.ok(acked.turns.size > TRIALS * 2, `writers got far enough (${acked.turns.size} turns acknowledged)`);
-    const leftovers = fs.readdirSync(dir).filter((name) => !/^conversations\.(db|journal-\d+\.jsonl)$/.test(name));
+    const leftovers = fs.readdirSync(dir).filter((name) => !/^(catalog\.json|turns-\d\d\.db|conversations\.journal-\d+\.jsonl)$/.test(name));
     assert.deepEqual(leftovers, [], 'no temp or lock files are left after a clean close');
   });
 });

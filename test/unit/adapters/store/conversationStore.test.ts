@@ -8,7 +8,7 @@ import type { Turn } from '../../../../src/core/chat/conversation';
 import { WikiError } from '../../../../src/core/errors';
 import { listSegments, segmentPath } from '../../../../src/adapters/store/journal';
 import { LEGACY_DATABASE_FILE } from '../../../../src/adapters/store/legacyStore';
-import { CATALOG_MIGRATIONS, LEGACY_MIGRATIONS, migrate, SHARD_MIGRATIONS, schemaVersion } from '../../../../src/adapters/store/migrations';
+import { LEGACY_MIGRATIONS, migrate, SHARD_MIGRATIONS, schemaVersion } from '../../../../src/adapters/store/migrations';
 import { CATALOG_FILE, LOCK_FILE, openConversationStore, type ConversationStoreOptions, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
 import { shardFile, shardOf } from '../../../../src/adapters/store/turnShard';
 
@@ -267,11 +267,10 @@ describe('conversation store migrations', () => {
     const store = await openStore(dir);
     const c = await store.create('Migrated');
     await store.close();
-    const db = new SQL.Database(fs.readFileSync(dbFile(dir)));
-    assert.equal(schemaVersion(db), CATALOG_MIGRATIONS.at(-1)!.version);
-    assert.deepEqual(db.exec('SELECT title FROM conversation')[0].values, [['Migrated']]);
+    const catalog = JSON.parse(fs.readFileSync(dbFile(dir), 'utf8'));
+    assert.equal(catalog.format, 1);
+    assert.deepEqual(catalog.conversations.map((x: { title: string }) => x.title), ['Migrated']);
     assert.equal(c.title, 'Migrated');
-    db.close();
     assert.ok(fs.existsSync(`${legacyFile(dir)}.migrated`), 'the old file is kept, renamed');
     assert.equal(fs.existsSync(legacyFile(dir)), false);
   });
@@ -283,21 +282,18 @@ describe('conversation store migrations', () => {
     await store.appendTurn(turn(c.id, 'kept'));
     await store.close();
     const SQL = await sqlJs();
-    const db = new SQL.Database(fs.readFileSync(dbFile(dir)));
+    const db = new SQL.Database(fs.readFileSync(shardPath(dir, c.id)));
     const current = schemaVersion(db);
     const ran: number[] = [];
-    migrate(db, dbFile(dir), [
-      ...CATALOG_MIGRATIONS,
-      { version: current + 1, up: (d) => { ran.push(current + 1); d.exec('ALTER TABLE conversation ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0'); } },
-      { version: current + 2, up: (d) => { ran.push(current + 2); d.exec('UPDATE conversation SET pinned = 1'); } },
+    migrate(db, shardPath(dir, c.id), [
+      ...SHARD_MIGRATIONS,
+      { version: current + 1, up: (d) => { ran.push(current + 1); d.exec('ALTER TABLE turn ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0'); } },
+      { version: current + 2, up: (d) => { ran.push(current + 2); d.exec('UPDATE turn SET pinned = 1'); } },
     ]);
     assert.deepEqual(ran, [current + 1, current + 2]);
     assert.equal(schemaVersion(db), current + 2);
-    assert.deepEqual(db.exec('SELECT title, pinned, turn_count FROM conversation')[0].values, [['Old', 1, 1]]);
+    assert.deepEqual(db.exec('SELECT question, pinned FROM turn')[0].values, [['kept', 1]]);
     db.close();
-    const shard = new SQL.Database(fs.readFileSync(shardPath(dir, c.id)));
-    assert.deepEqual(shard.exec('SELECT question FROM turn')[0].values, [['kept']]);
-    shard.close();
   });
 
   it('splits a schema-1 single file (before tool steps): its turns load with no steps, and new turns keep theirs', async () => {
@@ -341,22 +337,32 @@ describe('conversation store migrations', () => {
     assert.deepEqual((await store.get('c1'))!.turns.map((t) => t.question), ['folded', 'from the journal']);
   });
 
-  it('refuses a database from a newer version, saying what to do, and leaves every file untouched', async () => {
+  it('refuses a catalog or a shard from a newer version, saying what to do, and leaves every file untouched', async () => {
     const dir = tempDir();
     const store = await openStore(dir);
-    await store.create('From the future');
+    const c = await store.create('From the future');
+    await store.appendTurn(turn(c.id, 'q'));
     await store.close();
-    const SQL = await sqlJs();
-    const db = new SQL.Database(fs.readFileSync(dbFile(dir)));
-    db.exec('PRAGMA user_version = 99');
-    fs.writeFileSync(dbFile(dir), db.export());
-    db.close();
+    const catalog = fs.readFileSync(dbFile(dir), 'utf8');
+    fs.writeFileSync(dbFile(dir), JSON.stringify({ ...JSON.parse(catalog), format: 99 }));
     const bytes = fs.readFileSync(dbFile(dir));
     const before = files(dir);
     const error = await rejectsWith(openConversationStore(dir), 'newer-database');
-    assert.match(error.userMessage, /newer version of Repo Wiki.*schema 99.*Update the Repo Wiki extension/);
+    assert.match(error.userMessage, /newer version of Repo Wiki.*format 99.*Update the Repo Wiki extension/);
     assert.deepEqual(fs.readFileSync(dbFile(dir)), bytes);
     assert.deepEqual(files(dir), before);
+
+    fs.writeFileSync(dbFile(dir), catalog);
+    const SQL = await sqlJs();
+    const shard = new SQL.Database(fs.readFileSync(shardPath(dir, c.id)));
+    shard.exec('PRAGMA user_version = 99');
+    fs.writeFileSync(shardPath(dir, c.id), shard.export());
+    shard.close();
+    const shardBytes = fs.readFileSync(shardPath(dir, c.id));
+    const reopened = await openStore(dir);
+    const shardError = await rejectsWith(reopened.get(c.id), 'newer-database');
+    assert.match(shardError.userMessage, /newer version of Repo Wiki.*schema 99/);
+    assert.deepEqual(fs.readFileSync(shardPath(dir, c.id)), shardBytes);
   });
 
   it('refuses journal entries from a newer version instead of dropping them', async () => {
@@ -401,7 +407,7 @@ describe('conversation store damage and crashes', () => {
     const aside = files(dir).find((name) => name.startsWith(`${CATALOG_FILE}.corrupt-`));
     assert.ok(aside, 'the damaged file was moved aside');
     assert.deepEqual(fs.readFileSync(path.join(dir, aside)), garbage, 'and kept byte for byte');
-    assert.match(warnings[0], new RegExp(`could not be read .*moved to ${path.join(dir, aside).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and kept; 0 conversation\\(s\\) were recovered from it, and the turns of 1 from the turn files\\. 1 more change\\(s\\) were replayed from the journal\\.`));
+    assert.match(warnings[0], new RegExp(`could not be read .*moved to ${path.join(dir, aside).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and kept; 1 conversation\\(s\\) were rebuilt from the turn files, titled after their first question\\. 1 more change\\(s\\) were replayed from the journal\\.`));
     // Both turns survive; the conversation's row was lost with the file, so it is titled after its first question.
     const record = (await recovered.get(c.id))!;
     assert.deepEqual(record.turns.map((t) => t.question), ['folded into the shard', 'still in the journal']);
@@ -416,31 +422,31 @@ describe('conversation store damage and crashes', () => {
   it('salvages the readable turns of a damaged shard when it is first loaded, and keeps the totals true', async () => {
     const dir = tempDir();
     const store = await openStore(dir);
-    const ids: string[] = [];
-    for (let i = 0; i < 60; i++) {
-      const c = await store.create(`Conversation ${i}`);
-      ids.push(c.id);
-      for (let t = 0; t < 4; t++) await store.appendTurn(turn(c.id, `question ${i}.${t}`, `answer ${i} `.repeat(400)));
+    // 60 conversations in one shard, as a busy shard of a large history; 4 in another.
+    const inShard = Array.from({ length: 2000 }, (_, i) => `damaged-${i}`).filter((id) => shardOf(id) === 0).slice(0, 60);
+    const elsewhere = Array.from({ length: 100 }, (_, i) => `other-${i}`).filter((id) => shardOf(id) === 1).slice(0, 4);
+    for (const id of [...inShard, ...elsewhere]) {
+      await store.create(`Conversation ${id}`, id);
+      await store.appendTurn(turn(id, `question ${id}`, `answer ${id} `.repeat(400)));
     }
     await store.close();
-    const damaged = shardPath(dir, ids[0]);
+    const damaged = path.join(dir, shardFile(0));
     const image = fs.readFileSync(damaged);
     fs.writeFileSync(damaged, image.subarray(0, Math.floor(image.length * 0.7))); // a truncated file
-    const inShard = ids.filter((id) => shardOf(id) === shardOf(ids[0]));
 
     const { store: recovered, warnings } = await open(dir);
     assert.deepEqual(warnings, [], 'the catalog opens cleanly; the shard is read only when needed');
-    assert.equal((await recovered.list()).length, 60);
+    assert.equal((await recovered.list()).length, 64);
     const kept = (await Promise.all(inShard.map((id) => recovered.get(id)))).reduce((sum, record) => sum + record!.turns.length, 0);
     const warning = laterWarnings.splice(0).join('\n');
     const match = /could not be read .* It was moved to .*\.corrupt-.* and kept; (\d+) turn\(s\) were recovered from it\./.exec(warning);
     assert.ok(match, warning);
     assert.equal(Number(match[1]), kept);
-    assert.ok(kept > 0 && kept < inShard.length * 4, `some turns were readable (${kept} of ${inShard.length * 4})`);
+    assert.ok(kept > 0 && kept < inShard.length, `some turns were readable (${kept} of ${inShard.length})`);
     const totals = (await recovered.list()).filter((c) => inShard.includes(c.id)).reduce((sum, c) => sum + c.turnCount, 0);
     assert.equal(totals, kept, 'the history counts the turns that are left');
-    for (const id of ids.filter((id) => !inShard.includes(id))) assert.equal((await recovered.get(id))!.turns.length, 4, 'other shards are untouched');
-    assert.ok(files(dir).some((name) => name.startsWith(`${path.basename(damaged)}.corrupt-`)));
+    for (const id of elsewhere) assert.equal((await recovered.get(id))!.turns.length, 1, 'other shards are untouched');
+    assert.ok(files(dir).some((name) => name.startsWith(`${shardFile(0)}.corrupt-`)));
   });
 });
 

@@ -150,11 +150,8 @@ describe('the workspace conversation store', () => {
     const old = (await openConversationStore(legacy)).store;
     await old.create('From a newer build');
     await old.close();
-    const SQL = await (await import('sql.js')).default({ locateFile: () => require.resolve('sql.js/dist/sql-wasm.wasm') });
-    const db = new SQL.Database(fs.readFileSync(path.join(legacy, CATALOG_FILE)));
-    db.exec('PRAGMA user_version = 99');
-    fs.writeFileSync(path.join(legacy, CATALOG_FILE), db.export());
-    db.close();
+    const catalog = path.join(legacy, CATALOG_FILE);
+    fs.writeFileSync(catalog, JSON.stringify({ ...JSON.parse(fs.readFileSync(catalog, 'utf8')), format: 99 }));
 
     const { store, warnings } = await openAt(folder, home, { legacyDir: legacy });
     assert.match(warnings.join('\n'), /could not be moved to .*newer version of Repo Wiki.*left where it was/);
@@ -208,7 +205,7 @@ describe('the workspace conversation store', () => {
     fs.writeFileSync(path.join(dir, WORKSPACE_FILE), '{ not json');
     const { store, warnings } = await openAt(folder, home);
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /could not be read .* It was moved to .*catalog\.db\.corrupt-.* and kept/);
+    assert.match(warnings[0], /could not be read .* It was moved to .*catalog\.json\.corrupt-.* and kept/);
     assert.deepEqual(await store.list(), []);
     await store.create('Fresh', 'fresh-1');
     const names = fs.readdirSync(dir);
