@@ -44,8 +44,8 @@ export interface TurnTotals {
 
 export class Catalog {
   private readonly conversations = new Map<string, Entry>();
-  /** Journal entry → the turn it added. */
-  private readonly turnsByEntry = new Map<string, { conversationId: string; index: number }>();
+  /** Journal entry → the turn it added; built when first needed (applying or acknowledging a turn), never just to list. */
+  private byEntry?: Map<string, { conversationId: string; index: number }>;
   private folded?: number;
   /**
    * After a salvage, a journal turn may belong to a conversation whose entry was lost with the
@@ -130,7 +130,7 @@ export class Catalog {
   }
 
   private addTurn(entryId: string, turn: Omit<Turn, 'index'>): ShardEffect | undefined {
-    if (this.turnsByEntry.has(entryId)) return undefined;
+    if (this.turnsByEntry().has(entryId)) return undefined;
     let conversation = this.conversations.get(turn.conversationId);
     if (!conversation) {
       // Deleted meanwhile in another window: the turn is dropped, and appendTurn says so. After a
@@ -147,7 +147,7 @@ export class Catalog {
   private remove(conversationId: string): void {
     const conversation = this.conversations.get(conversationId);
     if (!conversation) return;
-    for (const entryId of conversation.entries) if (entryId) this.turnsByEntry.delete(entryId);
+    for (const entryId of conversation.entries) if (entryId) this.byEntry?.delete(entryId);
     this.conversations.delete(conversationId);
   }
 
@@ -185,7 +185,7 @@ export class Catalog {
   setTotals(total: TurnTotals): void {
     const conversation = this.conversations.get(total.conversationId);
     if (!conversation) return;
-    for (const entryId of conversation.entries) if (entryId) this.turnsByEntry.delete(entryId);
+    for (const entryId of conversation.entries) if (entryId) this.byEntry?.delete(entryId);
     this.update(total.conversationId, { turnCount: total.turnCount, inputTokens: total.inputTokens, outputTokens: total.outputTokens, entries: total.entries });
   }
 
@@ -207,7 +207,21 @@ export class Catalog {
 
   /** The index of the turn a journal entry added, if it was kept. */
   turnIndexOf(entryId: string): number | undefined {
-    return this.turnsByEntry.get(entryId)?.index;
+    return this.turnsByEntry().get(entryId)?.index;
+  }
+
+  private turnsByEntry(): Map<string, { conversationId: string; index: number }> {
+    if (!this.byEntry) {
+      this.byEntry = new Map();
+      for (const entry of this.conversations.values()) this.index(entry);
+    }
+    return this.byEntry;
+  }
+
+  private index(entry: Entry): void {
+    entry.entries.forEach((entryId, index) => {
+      if (entryId) this.byEntry!.set(entryId, { conversationId: entry.id, index });
+    });
   }
 
   /** Conversations whose tags match every term (a term matches a tag it starts), most recent first. */
@@ -226,9 +240,7 @@ export class Catalog {
 
   private put(entry: Entry): Entry {
     this.conversations.set(entry.id, entry);
-    entry.entries.forEach((entryId, index) => {
-      if (entryId) this.turnsByEntry.set(entryId, { conversationId: entry.id, index });
-    });
+    if (this.byEntry) this.index(entry);
     return entry;
   }
 
@@ -253,18 +265,27 @@ function count(value: unknown): number {
 
 /** An entry read from the file or a record, checked field by field: the file is data, never trusted. */
 function checkedEntry(value: Partial<Entry>): Entry {
-  const tags = Array.isArray(value.tags) ? value.tags.map(text) : [];
-  const summary = value.priorSummary as Partial<PriorTurnsSummary> | undefined;
-  return {
+  const entry: Entry = {
     id: text(value.id), title: text(value.title), created: text(value.created), updated: text(value.updated ?? value.created),
-    ...(value.filedPage === undefined || value.filedPage === null ? {} : { filedPage: text(value.filedPage) }),
     turnCount: count(value.turnCount ?? 0), inputTokens: count(value.inputTokens ?? 0), outputTokens: count(value.outputTokens ?? 0),
-    tags,
-    ...(summary ? { priorSummary: { text: text(summary.text), turns: count(summary.turns), model: text(summary.model), created: text(summary.created) } } : {}),
-    ...(value.parentConversationId ? { parentConversationId: text(value.parentConversationId), forkedAtTurn: count(value.forkedAtTurn) } : {}),
-    ...(isTitleSource(value.titleSource) ? { titleSource: value.titleSource } : {}),
-    entries: Array.isArray(value.entries) ? value.entries.map(text) : [],
+    tags: texts(value.tags), entries: texts(value.entries),
   };
+  if (value.filedPage !== undefined && value.filedPage !== null) entry.filedPage = text(value.filedPage);
+  const summary = value.priorSummary as Partial<PriorTurnsSummary> | undefined | null;
+  if (summary) entry.priorSummary = { text: text(summary.text), turns: count(summary.turns), model: text(summary.model), created: text(summary.created) };
+  if (value.parentConversationId) {
+    entry.parentConversationId = text(value.parentConversationId);
+    entry.forkedAtTurn = count(value.forkedAtTurn);
+  }
+  if (isTitleSource(value.titleSource)) entry.titleSource = value.titleSource;
+  return entry;
+}
+
+/** A list of text, as it is (no copy) when it is one; absent reads as empty. */
+function texts(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Error('expected a list of text');
+  return value as string[];
 }
 
 function toConversation({ entries: _entries, ...conversation }: Entry): Conversation {

@@ -109,8 +109,9 @@ export class JournalWriter {
     await this.close();
     const file = segmentPath(this.dir, segment);
     try {
+      const existed = fsSync.existsSync(file);
       this.handle = await fs.open(file, 'a');
-      await syncDir(this.dir); // the new segment's name must survive a crash like its entries do
+      if (!existed) await syncDir(this.dir); // a new segment's name must survive a crash like its entries do
     } catch (error) {
       throw storageError(file, error);
     }

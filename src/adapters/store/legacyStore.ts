@@ -27,7 +27,7 @@ export function readLegacyStore(sql: SqlJsStatic, image: Uint8Array, file: strin
   try {
     db = new sql.Database(image);
     migrate(db, file, LEGACY_MIGRATIONS);
-    checkTables(db);
+    checkTables(db, ['meta', 'conversation', 'turn']);
     const folded = db.exec(`SELECT value FROM meta WHERE key = 'folded_segment'`)[0]?.values[0]?.[0];
     return {
       conversations: (db.exec(`SELECT ${CONVERSATION_COLUMNS} FROM conversation`)[0]?.values ?? []).flatMap(toConversation),

@@ -14,7 +14,7 @@ import { JOURNAL_FORMAT, JournalReader, JournalWriter, listSegments, segmentPath
 import { LEGACY_DATABASE_FILE, readLegacyStore } from './legacyStore';
 import { salvageRows } from './salvage';
 import { searchTerms, snippet } from './search';
-import { SHARD_COUNT, shardFile, shardOf, TURN_COLUMNS, TurnShard } from './turnShard';
+import { SHARD_COUNT, shardFile, shardOf, TURN_COLUMNS, TurnShard, type ScoredTurn } from './turnShard';
 
 /**
  * Conversations in sql.js (SQLite in memory), made durable by a journal, safe with several windows,
@@ -177,6 +177,8 @@ export class SqlJsConversationStore implements ConversationStore {
       this.releaseDatabases();
       throw error;
     }
+    // Meanwhile the history is listed from the catalog; a conversation opened next finds SQLite ready.
+    this.loadSql().catch((error: unknown) => this.settings.onWarning((error as Error).message));
     if (salvage) {
       warnings.push(`${salvage} ${replayed} more change(s) were replayed from the journal.`);
       await this.compact(); // write the recovered rows now
@@ -335,7 +337,7 @@ export class SqlJsConversationStore implements ConversationStore {
   private async searchTurns(terms: readonly string[], limit: number): Promise<SearchHit[]> {
     if (limit <= 0) return [];
     const scored = [];
-    for (let shard = 0; shard < SHARD_COUNT; shard++) scored.push(...(await this.shard(shard)).search(terms));
+    for (let shard = 0; shard < SHARD_COUNT; shard++) scored.push(...this.searchShard(shard, await this.shard(shard), terms));
     const conversations = new Map(scored.map(({ conversationId }) => [conversationId, this.catalog.conversation(conversationId)]));
     const hits: SearchHit[] = [];
     const ranked = scored
@@ -349,6 +351,18 @@ export class SqlJsConversationStore implements ConversationStore {
       hits.push({ conversationId: hit.conversationId, conversationTitle: conversations.get(hit.conversationId)!.title, turnIndex: hit.turnIndex, snippet: snippet(text.question, text.answer, terms) });
     }
     return hits;
+  }
+
+  /** A shard's matches; a damaged full-text index is rebuilt from the turns once, and the search goes on. */
+  private searchShard(shard: number, db: TurnShard, terms: readonly string[]): ScoredTurn[] {
+    try {
+      return db.search(terms);
+    } catch (error) {
+      this.settings.onWarning(`The search index of ${path.join(this.dir, shardFile(shard))} could not be read (${(error as Error).message}); it was rebuilt from the turns.`);
+      db.rebuildSearchIndex();
+      this.shards.get(shard)!.dirty = true;
+      return db.search(terms);
+    }
   }
 
   /** Runs `work` after this window's earlier operations, on a database caught up with the journal. */

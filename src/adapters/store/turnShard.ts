@@ -52,7 +52,8 @@ export class TurnShard {
     try {
       if (!image?.length) db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
       migrate(db, options.file, SHARD_MIGRATIONS);
-      checkTables(db);
+      // The full-text index is not read here: it is larger than the turns, and rebuilt from them if damaged (see search).
+      checkTables(db, ['meta', 'turn']);
       return new TurnShard(new SqlDb(db), ensureSearchIndex(db, options.fullText));
     } catch (error) {
       db.close();
@@ -147,6 +148,11 @@ export class TurnShard {
       total.entries[Number(index)] = entryId === null ? '' : String(entryId);
     }
     return [...byConversation.values()];
+  }
+
+  /** Rebuilds the full-text index from the turns (after the index was found damaged). */
+  rebuildSearchIndex(): void {
+    if (this.fullText) this.sql.db.exec(`INSERT INTO turn_fts (turn_fts) VALUES ('rebuild')`);
   }
 
   /** Turns matching every term, with their relevance (a question hit counts QUESTION_WEIGHT times). */
