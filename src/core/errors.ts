@@ -29,6 +29,7 @@ export type WikiErrorCode =
   | 'hook-not-shell'
   | 'nothing-to-commit'
   | 'conversation-not-found'
+  | 'turn-not-found'
   | 'conversation-exists'
   | 'invalid-conversation-id'
   | 'invalid-turns'

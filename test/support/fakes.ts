@@ -150,7 +150,7 @@ export class MemoryConversationStore implements ConversationStore {
 
   async get(id: string): Promise<ConversationRecord | undefined> {
     const record = this.conversations.get(id);
-    return record && { conversation: { ...record.conversation }, turns: [...record.turns] };
+    return record && { conversation: { ...record.conversation }, turns: [...record.turns], ...(record.siblings ? { siblings: [...record.siblings] } : {}) };
   }
 
   async create(title: string, id?: string): Promise<Conversation> {
@@ -170,6 +170,28 @@ export class MemoryConversationStore implements ConversationStore {
     record.conversation.outputTokens += turn.outputTokens;
     record.conversation.updated = turn.created;
     return stored;
+  }
+
+  /** Keeps every answer; the record shows the latest at each question, as the real store does after Retry. */
+  async appendSibling(turn: Omit<Turn, 'index'>, index: number): Promise<Turn> {
+    const record = this.conversations.get(turn.conversationId)!;
+    const previous = record.turns[index];
+    const count = (previous.siblingCount ?? 1) + 1;
+    const stored = { ...turn, index, sibling: count - 1, siblingCount: count };
+    record.siblings = [...(record.siblings ?? []), { ...previous, siblingCount: undefined }];
+    record.turns[index] = stored;
+    record.conversation.inputTokens += turn.inputTokens;
+    record.conversation.outputTokens += turn.outputTokens;
+    return stored;
+  }
+
+  async showSibling(id: string, index: number, sibling: number): Promise<void> {
+    const record = this.conversations.get(id)!;
+    const shown = record.turns[index];
+    const wanted = record.siblings?.find((turn) => turn.index === index && (turn.sibling ?? 0) === sibling);
+    if (!wanted) return;
+    record.siblings = [...record.siblings!.filter((turn) => turn !== wanted), { ...shown, siblingCount: undefined }];
+    record.turns[index] = { ...wanted, siblingCount: shown.siblingCount };
   }
 
   async rename(id: string, title: string): Promise<void> {

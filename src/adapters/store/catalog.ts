@@ -19,9 +19,18 @@ export type ShardEffect =
   | { kind: 'remove'; conversationId: string }
   | { kind: 'put'; conversationId: string; turns: Turn[] };
 
+/** Further answers to one question (Retry): the journal entry of each ('' if restored from a record), and the one shown. */
+export interface Retried {
+  /** Answers 1..n-1; answer 0 is the turn's own entry. */
+  entries: string[];
+  shown: number;
+}
+
 /** A conversation as the catalog keeps it: `entries[i]` is the journal entry that added turn i ('' if restored from a record). */
 interface Entry extends Conversation {
   entries: string[];
+  /** By question index, when Retry answered it again. */
+  retried?: Record<string, Retried>;
 }
 
 interface CatalogFile {
@@ -38,6 +47,7 @@ export interface TurnTotals {
   outputTokens: number;
   /** The journal entry of each turn, by index ('' when it came from a record). */
   entries: string[];
+  retried?: Record<string, Retried>;
   firstQuestion: string;
   firstCreated: string;
 }
@@ -45,7 +55,7 @@ export interface TurnTotals {
 export class Catalog {
   private readonly conversations = new Map<string, Entry>();
   /** Journal entry → the turn it added; built when first needed (applying or acknowledging a turn), never just to list. */
-  private byEntry?: Map<string, { conversationId: string; index: number }>;
+  private byEntry?: Map<string, { conversationId: string; index: number; sibling: number }>;
   private folded?: number;
   /**
    * After a salvage, a journal turn may belong to a conversation whose entry was lost with the
@@ -104,6 +114,15 @@ export class Catalog {
       }
       case 'turn':
         return this.addTurn(entry.id, entry.turn);
+      case 'sibling':
+        return this.addSibling(entry.id, entry.turn, entry.index);
+      case 'show': {
+        const current = this.conversations.get(entry.conversationId);
+        const retried = current?.retried?.[entry.index];
+        if (!retried || !Number.isInteger(entry.sibling) || entry.sibling < 0 || entry.sibling > retried.entries.length) throw new Error(`question ${entry.index} has no answer ${entry.sibling}`);
+        this.update(entry.conversationId, { retried: { ...current!.retried, [entry.index]: { ...retried, shown: entry.sibling } } });
+        return undefined;
+      }
       case 'rename':
         this.update(entry.conversationId, { title: text(entry.title), titleSource: 'user' });
         return undefined;
@@ -144,19 +163,39 @@ export class Catalog {
     return { kind: 'turn', turn: { ...turn, index }, entryId };
   }
 
+  private addSibling(entryId: string, turn: Omit<Turn, 'index'>, index: number): ShardEffect | undefined {
+    if (this.turnsByEntry().has(entryId)) return undefined;
+    const conversation = this.conversations.get(turn.conversationId);
+    if (!conversation) return undefined; // deleted meanwhile in another window, as for a turn
+    if (!Number.isInteger(index) || index < 0 || index >= conversation.turnCount) throw new Error(`there is no question ${index} to answer again`);
+    const before = conversation.retried?.[index]?.entries ?? [];
+    const sibling = before.length + 1;
+    const updated = turn.created > conversation.updated ? text(turn.created) : conversation.updated;
+    this.update(conversation.id, {
+      updated, inputTokens: conversation.inputTokens + count(turn.inputTokens), outputTokens: conversation.outputTokens + count(turn.outputTokens),
+      retried: { ...conversation.retried, [index]: { entries: [...before, entryId], shown: sibling } },
+    });
+    return { kind: 'turn', turn: { ...turn, index, sibling }, entryId };
+  }
+
   private remove(conversationId: string): void {
     const conversation = this.conversations.get(conversationId);
     if (!conversation) return;
-    for (const entryId of conversation.entries) if (entryId) this.byEntry?.delete(entryId);
+    for (const entryId of entryIds(conversation)) this.byEntry?.delete(entryId);
     this.conversations.delete(conversationId);
   }
 
   /** Puts a conversation back exactly as recorded, replacing any current version. */
-  private putRecord({ conversation, turns }: ConversationRecord): ShardEffect {
-    const checked = checkedEntry({ ...conversation, turnCount: turns.length, inputTokens: sum(turns, 'inputTokens'), outputTokens: sum(turns, 'outputTokens'), entries: turns.map(() => '') });
+  private putRecord({ conversation, turns, siblings = [] }: ConversationRecord): ShardEffect {
+    const shown = turns.map((turn, index) => ({ ...turn, index }));
+    const answers = [...shown, ...siblings];
+    const checked = checkedEntry({
+      ...conversation, turnCount: turns.length, inputTokens: sum(answers, 'inputTokens'), outputTokens: sum(answers, 'outputTokens'), entries: turns.map(() => ''),
+      retried: retriedOf(answers.map((turn) => ({ index: turn.index, sibling: turn.sibling ?? 0, entryId: '' })), new Map(shown.map((turn) => [turn.index, turn.sibling ?? 0]))),
+    });
     this.remove(checked.id);
     this.put(checked);
-    return { kind: 'put', conversationId: checked.id, turns: turns.map((turn, index) => ({ ...turn, conversationId: checked.id, index })) };
+    return { kind: 'put', conversationId: checked.id, turns: answers.map(({ siblingCount: _count, ...turn }) => ({ ...turn, conversationId: checked.id })) };
   }
 
   /**
@@ -185,8 +224,8 @@ export class Catalog {
   setTotals(total: TurnTotals): void {
     const conversation = this.conversations.get(total.conversationId);
     if (!conversation) return;
-    for (const entryId of conversation.entries) if (entryId) this.byEntry?.delete(entryId);
-    this.update(total.conversationId, { turnCount: total.turnCount, inputTokens: total.inputTokens, outputTokens: total.outputTokens, entries: total.entries });
+    for (const entryId of entryIds(conversation)) this.byEntry?.delete(entryId);
+    this.update(total.conversationId, { turnCount: total.turnCount, inputTokens: total.inputTokens, outputTokens: total.outputTokens, entries: total.entries, retried: total.retried });
   }
 
   conversation(id: string): Conversation | undefined {
@@ -205,12 +244,18 @@ export class Catalog {
     return [...this.conversations.keys()];
   }
 
-  /** The index of the turn a journal entry added, if it was kept. */
-  turnIndexOf(entryId: string): number | undefined {
-    return this.turnsByEntry().get(entryId)?.index;
+  /** The question and answer a journal entry added, if it was kept. */
+  turnOf(entryId: string): { index: number; sibling: number } | undefined {
+    return this.turnsByEntry().get(entryId);
   }
 
-  private turnsByEntry(): Map<string, { conversationId: string; index: number }> {
+  /** For each question Retry answered again: how many answers it has, and which is shown. */
+  answers(id: string): Map<number, { count: number; shown: number }> {
+    const retried = this.conversations.get(id)?.retried ?? {};
+    return new Map(Object.entries(retried).map(([index, { entries, shown }]) => [Number(index), { count: entries.length + 1, shown }]));
+  }
+
+  private turnsByEntry(): Map<string, { conversationId: string; index: number; sibling: number }> {
     if (!this.byEntry) {
       this.byEntry = new Map();
       for (const entry of this.conversations.values()) this.index(entry);
@@ -220,8 +265,13 @@ export class Catalog {
 
   private index(entry: Entry): void {
     entry.entries.forEach((entryId, index) => {
-      if (entryId) this.byEntry!.set(entryId, { conversationId: entry.id, index });
+      if (entryId) this.byEntry!.set(entryId, { conversationId: entry.id, index, sibling: 0 });
     });
+    for (const [index, { entries }] of Object.entries(entry.retried ?? {})) {
+      entries.forEach((entryId, i) => {
+        if (entryId) this.byEntry!.set(entryId, { conversationId: entry.id, index: Number(index), sibling: i + 1 });
+      });
+    }
   }
 
   /** Conversations whose tags match every term (a term matches a tag it starts), most recent first. */
@@ -278,7 +328,37 @@ function checkedEntry(value: Partial<Entry>): Entry {
     entry.forkedAtTurn = count(value.forkedAtTurn);
   }
   if (isTitleSource(value.titleSource)) entry.titleSource = value.titleSource;
+  if (value.retried) entry.retried = checkedRetried(value.retried, entry.turnCount);
   return entry;
+}
+
+function checkedRetried(value: unknown, turnCount: number): Record<string, Retried> {
+  if (typeof value !== 'object' || value === null) throw new Error('expected answers by question');
+  const retried: Record<string, Retried> = {};
+  for (const [index, answers] of Object.entries(value as Record<string, Partial<Retried>>)) {
+    const entries = texts(answers.entries);
+    const shown = count(answers.shown);
+    if (!(Number(index) < turnCount) || shown > entries.length) throw new Error(`answers of question ${index} do not fit the conversation`);
+    retried[index] = { entries, shown };
+  }
+  return retried;
+}
+
+/** Further answers by question, from every answer's index, sibling and entry, and the answer shown at each index. */
+export function retriedOf(answers: readonly { index: number; sibling: number; entryId: string }[], shown: ReadonlyMap<number, number>): Record<string, Retried> | undefined {
+  const retried: Record<string, Retried> = {};
+  for (const { index, sibling, entryId } of answers) {
+    if (sibling === 0) continue;
+    const at = (retried[index] ??= { entries: [], shown: shown.get(index) ?? 0 });
+    at.entries[sibling - 1] = entryId;
+  }
+  for (const at of Object.values(retried)) at.entries = Array.from(at.entries, (entryId) => entryId ?? '');
+  return Object.keys(retried).length ? retried : undefined;
+}
+
+/** Every journal entry a conversation's answers came from. */
+function entryIds(entry: Entry): string[] {
+  return [...entry.entries, ...Object.values(entry.retried ?? {}).flatMap(({ entries }) => entries)].filter(Boolean);
 }
 
 /** A list of text, as it is (no copy) when it is one; absent reads as empty. */
@@ -288,6 +368,6 @@ function texts(value: unknown): string[] {
   return value as string[];
 }
 
-function toConversation({ entries: _entries, ...conversation }: Entry): Conversation {
+function toConversation({ entries: _entries, retried: _retried, ...conversation }: Entry): Conversation {
   return { ...conversation, tags: [...conversation.tags] };
 }

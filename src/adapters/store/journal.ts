@@ -17,6 +17,9 @@ export const JOURNAL_FORMAT = 1;
 export type JournalChange =
   | { op: 'create'; conversation: { id: string; title: string; created: string } }
   | { op: 'turn'; turn: Omit<Turn, 'index'> }
+  /** Another answer to question `index` (Retry); it is shown from then on. */
+  | { op: 'sibling'; turn: Omit<Turn, 'index'>; index: number }
+  | { op: 'show'; conversationId: string; index: number; sibling: number }
   | { op: 'rename'; conversationId: string; title: string }
   /** A proposed title: applied only while the title is still a placeholder. */
   | { op: 'title'; conversationId: string; title: string; source: 'model' | 'question' }
@@ -29,7 +32,7 @@ export type JournalChange =
 /** `id` is unique per entry: replaying an entry twice (it may sit in two segments) must be harmless. */
 export type JournalEntry = JournalChange & { v: number; id: string };
 
-const OPS = new Set<string>(['create', 'turn', 'rename', 'title', 'delete', 'restore', 'filed', 'tags', 'summary']);
+const OPS = new Set<string>(['create', 'turn', 'sibling', 'show', 'rename', 'title', 'delete', 'restore', 'filed', 'tags', 'summary']);
 const SEGMENT = /^conversations\.journal-(\d+)\.jsonl$/;
 
 export const segmentPath = (dir: string, segment: number): string => path.join(dir, `conversations.journal-${segment}.jsonl`);

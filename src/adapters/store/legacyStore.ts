@@ -31,7 +31,8 @@ export function readLegacyStore(sql: SqlJsStatic, image: Uint8Array, file: strin
     const folded = db.exec(`SELECT value FROM meta WHERE key = 'folded_segment'`)[0]?.values[0]?.[0];
     return {
       conversations: (db.exec(`SELECT ${CONVERSATION_COLUMNS} FROM conversation`)[0]?.values ?? []).flatMap(toConversation),
-      turns: db.exec(`SELECT ${TURN_COLUMNS} FROM turn`)[0]?.values ?? [],
+      // The single file had one answer per question: each is answer (sibling) 0.
+      turns: db.exec(`SELECT ${TURN_COLUMNS.replace(/, sibling$/, ', 0')} FROM turn`)[0]?.values ?? [],
       ...(folded === undefined || folded === null ? {} : { folded: Number(folded) }),
     };
   } catch (error) {

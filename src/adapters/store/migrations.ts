@@ -121,7 +121,9 @@ export const SHARD_MIGRATIONS: readonly Migration[] = [
         created TEXT NOT NULL,
         entry_id TEXT UNIQUE,
         steps TEXT NOT NULL DEFAULT '[]',
-        PRIMARY KEY (conversation_id, turn_index)
+        -- Which answer to the question it is: Retry adds answers 1, 2, ... beside the first.
+        sibling INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (conversation_id, turn_index, sibling)
       );
     `),
   },

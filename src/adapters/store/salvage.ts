@@ -23,9 +23,9 @@ export function salvageRows(sql: SqlJsStatic, image: Uint8Array, table: string, 
 /**
  * What a column added by a later schema reads as in a file from before it: a single-file store from
  * before tags (schema 2 and older) has no tags or summary, one from before forks (3 and older) no
- * lineage, one from before tool steps (1) no steps. None of its conversations had any.
+ * lineage, one from before tool steps (1) no steps; none had further answers (siblings). None of its conversations had any.
  */
-const ADDED_COLUMN_DEFAULTS: Readonly<Record<string, string>> = { tags: "'[]'", prior_summary: 'NULL', parent_conversation_id: 'NULL', forked_at_turn: 'NULL', title_source: 'NULL', steps: "'[]'" };
+const ADDED_COLUMN_DEFAULTS: Readonly<Record<string, string>> = { tags: "'[]'", prior_summary: 'NULL', parent_conversation_id: 'NULL', forked_at_turn: 'NULL', title_source: 'NULL', steps: "'[]'", sibling: '0' };
 
 /** `columns` as a select list of `table` in this file: a column it lacks reads as its default. */
 function columnsOf(db: Database, table: string, columns: string): string {

@@ -222,9 +222,31 @@ export class SqlJsConversationStore implements ConversationStore {
       this.requireConversation(conversationId);
       const entry = await this.change({ op: 'turn', turn: stored });
       // Absent when another window deleted the conversation just before: the journal dropped the turn.
-      const index = this.catalog.turnIndexOf(entry.id);
-      if (index === undefined) throw notFound(conversationId);
-      return { ...stored, index };
+      const added = this.catalog.turnOf(entry.id);
+      if (!added) throw notFound(conversationId);
+      return { ...stored, index: added.index };
+    });
+  }
+
+  appendSibling(turn: Omit<Turn, 'index'>, index: number): Promise<Turn> {
+    const { conversationId, question, answer, context, model, inputTokens, outputTokens, created, steps } = turn;
+    const stored = { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) };
+    return this.operation(async () => {
+      this.requireQuestion(conversationId, index);
+      const entry = await this.change({ op: 'sibling', turn: stored, index });
+      const added = this.catalog.turnOf(entry.id);
+      if (!added) throw notFound(conversationId);
+      return { ...stored, index, sibling: added.sibling, siblingCount: added.sibling + 1 };
+    });
+  }
+
+  showSibling(id: string, index: number, sibling: number): Promise<void> {
+    return this.operation(async () => {
+      const answers = this.requireQuestion(id, index);
+      if (!Number.isInteger(sibling) || sibling < 0 || sibling >= answers) {
+        throw new WikiError('turn-not-found', `Question ${index + 1} of conversation ${id} has no answer ${sibling + 1}.`, 'Open the conversation again from the history.');
+      }
+      if (answers > 1) await this.change({ op: 'show', conversationId: id, index, sibling });
     });
   }
 
@@ -327,10 +349,20 @@ export class SqlJsConversationStore implements ConversationStore {
     return this.closing;
   }
 
+  /** The conversation with the answer shown at each question; the other answers Retry made are its siblings. */
   private async record(id: string): Promise<ConversationRecord | undefined> {
     const conversation = this.catalog.conversation(id);
     if (!conversation) return undefined;
-    return { conversation, turns: (await this.shard(shardOf(id))).turns(id) };
+    const answers = this.catalog.answers(id);
+    const turns: Turn[] = [];
+    const siblings: Turn[] = [];
+    for (const turn of (await this.shard(shardOf(id))).turns(id)) {
+      const retried = answers.get(turn.index);
+      if (!retried) turns.push(turn);
+      else if ((turn.sibling ?? 0) === retried.shown) turns.push({ ...turn, sibling: retried.shown, siblingCount: retried.count });
+      else siblings.push(turn);
+    }
+    return { conversation, turns, ...(siblings.length ? { siblings } : {}) };
   }
 
   /** Turns matching every term from every shard, most relevant first, then most recent conversation. */
@@ -392,6 +424,16 @@ export class SqlJsConversationStore implements ConversationStore {
 
   private requireConversation(id: string): void {
     if (!this.catalog.conversation(id)) throw notFound(id);
+  }
+
+  /** Returns how many answers question `index` has. */
+  private requireQuestion(id: string, index: number): number {
+    const conversation = this.catalog.conversation(id);
+    if (!conversation) throw notFound(id);
+    if (!Number.isInteger(index) || index < 0 || index >= conversation.turnCount) {
+      throw new WikiError('turn-not-found', `Conversation ${id} has no question ${index + 1}.`, 'Open the conversation again from the history.');
+    }
+    return this.catalog.answers(id).get(index)?.count ?? 1;
   }
 
   /** Checked after catching up with the journal, so a conversation another window made counts. */

@@ -1,6 +1,6 @@
 import type { SqlJsStatic, SqlValue } from 'sql.js';
 import type { ToolStep, Turn } from '../../core/chat/conversation';
-import type { ShardEffect, TurnTotals } from './catalog';
+import { retriedOf, type ShardEffect, type TurnTotals } from './catalog';
 import { migrate, SHARD_MIGRATIONS } from './migrations';
 import { ftsMatch, ftsScore, likePattern, QUESTION_WEIGHT } from './search';
 import { checkTables, SqlDb } from './sqlDb';
@@ -12,7 +12,7 @@ import { checkTables, SqlDb } from './sqlDb';
  */
 
 export const SHARD_COUNT = 16;
-export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps';
+export const TURN_COLUMNS = 'conversation_id, turn_index, question, answer, context, model, input_tokens, output_tokens, created, entry_id, steps, sibling';
 const TURN_VALUES = TURN_COLUMNS.split(',').map(() => '?').join(', ');
 const TURN_INSERT = `INSERT INTO turn (${TURN_COLUMNS}) VALUES (${TURN_VALUES})`;
 const FTS_INSERT = 'INSERT INTO turn_fts (docid, question, answer) VALUES (last_insert_rowid(), ?, ?)';
@@ -104,12 +104,14 @@ export class TurnShard {
    * are numbered 0..n-1 again, so the next turn's index is its count. Returns how many were added.
    */
   adoptRows(rows: readonly SqlValue[][]): number {
-    const sound = rows.filter(isSoundTurnRow).sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]));
+    const sound = rows.filter(isSoundTurnRow).sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]) || Number(a[11]) - Number(b[11]));
     return this.sql.transaction(() => {
       let added = 0;
-      let next = 0;
+      let next = -1;
       sound.forEach((row, i) => {
-        next = i > 0 && sound[i - 1][0] === row[0] ? next + 1 : 0;
+        const previous = sound[i - 1];
+        if (previous?.[0] !== row[0]) next = 0;
+        else if (previous[1] !== row[1]) next++;
         this.sql.run(`INSERT OR IGNORE INTO turn (${TURN_COLUMNS}) VALUES (${TURN_VALUES})`, [row[0], next, ...row.slice(2)]);
         added += this.sql.db.getRowsModified();
       });
@@ -131,23 +133,33 @@ export class TurnShard {
     this.sql.run('DELETE FROM turn WHERE conversation_id = ?', [conversationId]);
   }
 
+  /** Every answer of the conversation: by question, then answer (sibling). */
   turns(conversationId: string): Turn[] {
-    return this.sql.query(`SELECT ${TURN_COLUMNS} FROM turn WHERE conversation_id = ? ORDER BY turn_index`, [conversationId]).map(toTurn);
+    return this.sql.query(`SELECT ${TURN_COLUMNS} FROM turn WHERE conversation_id = ? ORDER BY turn_index, sibling`, [conversationId]).map(toTurn);
   }
 
   /** Per conversation: its turn count, token totals and journal entries, to rebuild a catalog from. */
   totals(): TurnTotals[] {
-    const byConversation = new Map<string, TurnTotals>();
-    for (const [conversationId, index, question, created, inputTokens, outputTokens, entryId] of this.sql.query('SELECT conversation_id, turn_index, question, created, input_tokens, output_tokens, entry_id FROM turn ORDER BY conversation_id, turn_index')) {
+    const byConversation = new Map<string, TurnTotals & { answers: { index: number; sibling: number; entryId: string }[] }>();
+    for (const [conversationId, index, sibling, question, created, inputTokens, outputTokens, entryId] of this.sql.query('SELECT conversation_id, turn_index, sibling, question, created, input_tokens, output_tokens, entry_id FROM turn ORDER BY conversation_id, turn_index, sibling')) {
       const id = String(conversationId);
       let total = byConversation.get(id);
-      if (!total) byConversation.set(id, (total = { conversationId: id, turnCount: 0, inputTokens: 0, outputTokens: 0, entries: [], firstQuestion: String(question), firstCreated: String(created) }));
-      total.turnCount++;
+      if (!total) byConversation.set(id, (total = { conversationId: id, turnCount: 0, inputTokens: 0, outputTokens: 0, entries: [], firstQuestion: String(question), firstCreated: String(created), answers: [] }));
+      const entry = entryId === null ? '' : String(entryId);
+      if (Number(sibling) === 0) {
+        total.turnCount++;
+        total.entries[Number(index)] = entry;
+      }
+      total.answers.push({ index: Number(index), sibling: Number(sibling), entryId: entry });
       total.inputTokens += Number(inputTokens);
       total.outputTokens += Number(outputTokens);
-      total.entries[Number(index)] = entryId === null ? '' : String(entryId);
     }
-    return [...byConversation.values()];
+    // Which answer was shown is the catalog's to know: rebuilt, the latest answer is shown.
+    return [...byConversation.values()].map(({ answers, ...total }) => {
+      const latest = new Map(answers.map(({ index, sibling }) => [index, sibling]));
+      const retried = retriedOf(answers, latest);
+      return retried ? { ...total, retried } : total;
+    });
   }
 
   /** Rebuilds the full-text index from the turns (after the index was found damaged). */
@@ -182,9 +194,9 @@ export class TurnShard {
 }
 
 /** Whether a copied row has the types a turn needs, and JSON that parses where JSON is kept. */
-function isSoundTurnRow([conversationId, index, question, answer, context, model, inputTokens, outputTokens, created, , steps]: readonly SqlValue[]): boolean {
+function isSoundTurnRow([conversationId, index, question, answer, context, model, inputTokens, outputTokens, created, , steps, sibling]: readonly SqlValue[]): boolean {
   const texts = [conversationId, question, answer, model, created].every((value) => typeof value === 'string');
-  const numbers = [index, inputTokens, outputTokens].every((value) => typeof value === 'number');
+  const numbers = [index, inputTokens, outputTokens, sibling].every((value) => typeof value === 'number');
   return texts && numbers && parsesAs(context, 'object') && parsesAs(steps ?? '[]', 'array');
 }
 
@@ -201,17 +213,18 @@ function parsesAs(value: SqlValue, shape: 'object' | 'array'): boolean {
 function turnRow(turn: Turn, entryId: string | null): SqlValue[] {
   return [
     turn.conversationId, turn.index, turn.question, turn.answer, JSON.stringify(turn.context), turn.model,
-    turn.inputTokens, turn.outputTokens, turn.created, entryId, JSON.stringify(turn.steps ?? []),
+    turn.inputTokens, turn.outputTokens, turn.created, entryId, JSON.stringify(turn.steps ?? []), turn.sibling ?? 0,
   ];
 }
 
-function toTurn([conversationId, index, question, answer, context, model, inputTokens, outputTokens, created, , steps]: SqlValue[]): Turn {
+function toTurn([conversationId, index, question, answer, context, model, inputTokens, outputTokens, created, , steps, sibling]: SqlValue[]): Turn {
   const toolSteps = JSON.parse(String(steps ?? '[]')) as ToolStep[];
   return {
     conversationId: String(conversationId), index: Number(index), question: String(question), answer: String(answer),
     context: JSON.parse(String(context)) as Turn['context'], model: String(model),
     inputTokens: Number(inputTokens), outputTokens: Number(outputTokens), created: String(created),
     ...(toolSteps.length ? { steps: toolSteps } : {}),
+    ...(Number(sibling) > 0 ? { sibling: Number(sibling) } : {}),
   };
 }
 

@@ -312,6 +312,35 @@ export class ChatService {
   }
 
   /**
+   * Answers the last question again (Retry). Both answers are kept as siblings and the new one is
+   * shown, so the next turn continues from it; an earlier question is edited in a fork instead.
+   * When the new answer fails, nothing is stored and the first answer stays.
+   */
+  async retry(conversationId: string, events: AskEvents, signal?: AbortSignal): Promise<AskResult> {
+    const store = this.deps.store;
+    const record = await store.get(conversationId);
+    if (!record) throw new WikiError('conversation-not-found', `There is no conversation "${conversationId}" to retry.`, 'It may have been deleted in another window; open the history again.');
+    const index = record.turns.length - 1;
+    if (index < 0) throw new WikiError('turn-not-found', 'This conversation has no answer to retry yet.', 'Ask a question first.');
+    const asked = record.turns[index];
+    events.onConversation?.(record.conversation);
+    // A summary of more turns than come before the question would tell the model its own first answer.
+    const summary = record.conversation.priorSummary;
+    const answer = await this.engine.answer({
+      question: asked.question, ...(asked.context.selection ? { selection: asked.context.selection } : {}),
+      priorTurns: record.turns.slice(0, index), priorSummary: summary && summary.turns <= index ? summary : undefined,
+      onSummary: (next) => store.setPriorSummary(conversationId, next),
+    }, events, signal);
+    const turn = await store.appendSibling({
+      conversationId, question: asked.question, answer: answer.text, context: answer.context, model: answer.model,
+      inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
+      ...(answer.steps.length ? { steps: answer.steps } : {}),
+    }, index);
+    const updated = (await store.get(conversationId))?.conversation ?? record.conversation;
+    return { conversation: updated, turn, stopped: answer.stopped, answer };
+  }
+
+  /**
    * Forks the conversation before question `turnIndex` (turns 1..k-1 of question k) and asks the
    * edited question there as turn k, with the selection the original question had. The original is
    * never written to. When the edited question fails, the fork goes too: nothing was made of it.

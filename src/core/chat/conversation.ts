@@ -111,6 +111,10 @@ export interface Turn {
   created: string;
   /** The tools the model called for this answer, in order. */
   steps?: ToolStep[];
+  /** Which answer to this question it is when Retry made others (0-based; absent: the first). */
+  sibling?: number;
+  /** How many answers the question has (absent: one); the conversation shows one of them. */
+  siblingCount?: number;
 }
 
 export interface SearchHit {
@@ -126,7 +130,10 @@ export interface SearchHit {
 /** Everything about one conversation, enough to restore it after a delete. */
 export interface ConversationRecord {
   conversation: Conversation;
+  /** The turns as the conversation goes on from them: at each index, the answer shown. */
   turns: Turn[];
+  /** The other answers Retry made (each with its `index` and `sibling`). */
+  siblings?: Turn[];
 }
 
 /**
@@ -140,6 +147,10 @@ export interface ConversationStore {
   /** A new conversation; with `id`, under that id, refused (conversation-exists) when it is taken. */
   create(title: string, id?: string): Promise<Conversation>;
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn>;
+  /** Another answer to question `index` (Retry), kept beside the others and shown from now on. */
+  appendSibling(turn: Omit<Turn, 'index'>, index: number): Promise<Turn>;
+  /** Shows answer `sibling` of question `index`: the conversation goes on from it. */
+  showSibling(id: string, index: number, sibling: number): Promise<void>;
   /** The user's title: it is never replaced by a proposed one (title source `user`). */
   rename(id: string, title: string): Promise<void>;
   /**

@@ -256,6 +256,58 @@ describe('conversation search index', () => {
   });
 });
 
+describe('conversation store: answers Retry keeps beside each other (siblings)', () => {
+  it('keeps both answers, shows the new one, switches between them, and the totals count both', async () => {
+    const dir = tempDir();
+    const store = await openStore(dir);
+    const c = await store.create('Siblings');
+    await store.appendTurn(turn(c.id, 'q0', 'first answer'));
+    const retried = await store.appendSibling(turn(c.id, 'q0', 'second answer'), 0);
+    assert.deepEqual([retried.index, retried.sibling, retried.siblingCount], [0, 1, 2]);
+    let record = (await store.get(c.id))!;
+    assert.deepEqual(record.turns.map((t) => [t.answer, t.sibling, t.siblingCount]), [['second answer', 1, 2]]);
+    assert.deepEqual(record.siblings?.map((t) => [t.index, t.answer, t.sibling ?? 0]), [[0, 'first answer', 0]]);
+    assert.deepEqual([record.conversation.turnCount, record.conversation.inputTokens], [1, 24], 'one question; both answers cost tokens');
+
+    await store.showSibling(c.id, 0, 0);
+    record = (await store.get(c.id))!;
+    assert.deepEqual(record.turns.map((t) => [t.answer, t.sibling, t.siblingCount]), [['first answer', 0, 2]]);
+    await store.appendTurn(turn(c.id, 'q1'));
+    await rejectsWith(store.showSibling(c.id, 0, 5), 'turn-not-found');
+    await rejectsWith(store.appendSibling(turn(c.id, 'q9'), 9), 'turn-not-found');
+
+    const other = await openStore(dir); // another window replays the journal
+    assert.deepEqual(await other.get(c.id), await store.get(c.id));
+    await store.close();
+    const reopened = await openStore(dir); // and after compaction
+    const after = (await reopened.get(c.id))!;
+    assert.deepEqual(after.turns.map((t) => [t.index, t.answer, t.sibling ?? 0]), [[0, 'first answer', 0], [1, 'An answer to: q1', 0]]);
+    assert.deepEqual(after.siblings?.map((t) => t.answer), ['second answer']);
+  });
+
+  it('a deleted conversation with siblings comes back whole on undo, and a rebuilt catalog finds them', async () => {
+    const dir = tempDir();
+    const store = await openStore(dir);
+    const c = await store.create('Undo');
+    await store.appendTurn(turn(c.id, 'q0', 'a'));
+    await store.appendSibling(turn(c.id, 'q0', 'b'), 0);
+    await store.appendSibling(turn(c.id, 'q0', 'c'), 0);
+    await store.showSibling(c.id, 0, 1);
+    const before = (await store.get(c.id))!;
+    const deleted = (await store.delete(c.id))!;
+    await store.restore(deleted);
+    assert.deepEqual(await store.get(c.id), before);
+    await store.close();
+
+    fs.writeFileSync(dbFile(dir), '{ damaged');
+    const { store: rebuilt, warnings } = await open(dir);
+    assert.match(warnings[0], /rebuilt from the turn files/);
+    const record = (await rebuilt.get(c.id))!;
+    assert.deepEqual([record.turns[0].answer, record.turns[0].siblingCount], ['c', 3], 'rebuilt, the latest answer is shown');
+    assert.deepEqual(record.siblings!.map((t) => t.answer).sort(), ['a', 'b']);
+  });
+});
+
 describe('conversation store migrations', () => {
   it('splits a version-0 single-file store into a catalog and shards', async () => {
     const dir = tempDir();
