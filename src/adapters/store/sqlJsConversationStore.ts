@@ -293,8 +293,7 @@ export class SqlJsConversationStore implements ConversationStore {
       // Checked after catching up with the journal: a conversation another window holds is never replaced.
       const taken = !isConversationId(record.conversation.id) || !!this.catalog.conversation(record.conversation.id);
       const id = taken ? randomUUID() : record.conversation.id;
-      const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
-      await this.change({ op: 'restore', record: { conversation: { ...record.conversation, id }, turns } });
+      await this.change({ op: 'restore', record: underId(record, id) });
       return this.catalog.conversation(id)!;
     });
   }
@@ -303,8 +302,7 @@ export class SqlJsConversationStore implements ConversationStore {
     return this.operation(async () => {
       const id = requireConversationId(record.conversation.id);
       this.requireFree(id);
-      const turns = record.turns.map((turn, index) => ({ ...turn, conversationId: id, index }));
-      await this.change({ op: 'restore', record: { conversation: record.conversation, turns } });
+      await this.change({ op: 'restore', record: underId(record, id) });
       return this.catalog.conversation(id)!;
     });
   }
@@ -736,6 +734,15 @@ export class SqlJsConversationStore implements ConversationStore {
       throw error;
     }
   }
+}
+
+/** The record as conversation `id`, its answers numbered by question. */
+function underId({ conversation, turns, siblings }: ConversationRecord, id: string): ConversationRecord {
+  return {
+    conversation: { ...conversation, id },
+    turns: turns.map((turn, index) => ({ ...turn, conversationId: id, index })),
+    ...(siblings?.length ? { siblings: siblings.map((turn) => ({ ...turn, conversationId: id })) } : {}),
+  };
 }
 
 function notFound(id: string): WikiError {

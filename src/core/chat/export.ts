@@ -11,7 +11,8 @@ export function stepLines(steps: readonly ToolStep[] | undefined): string[] {
 
 /**
  * Export formats: 1 had no tags and no summary, and its Markdown carried no record to import from;
- * 2 had no lineage; 3 adds a fork's `parentConversationId` and `forkedAtTurn`, and (optional, read when present) `titleSource`.
+ * 2 had no lineage; 3 adds a fork's `parentConversationId` and `forkedAtTurn`, and (optional, read when present) `titleSource`,
+ * and `siblings`: the other answers Retry made, each with its `index` and `sibling`, while each turn's `sibling` says which it shows.
  */
 export const EXPORT_FORMAT = 'repo-wiki-conversation';
 export const EXPORT_VERSION = 3;
@@ -34,6 +35,7 @@ export function conversationToMarkdown(record: ConversationRecord): string {
     }
     if (turn.steps?.length) lines.push('Looked up:', '', ...stepLines(turn.steps), '');
     lines.push(turn.answer.trim(), '');
+    if (turn.siblingCount) lines.push(`_Answer ${(turn.sibling ?? 0) + 1} of ${turn.siblingCount}; the others are in the record below._`, '');
     if (turn.context.unverified?.length) lines.push(`_Unverified citations (not read, and not found in the code): ${turn.context.unverified.join(', ')}_`, '');
     const pages = turn.context.pages.map((p) => `[[${p.slug}]]${p.stale ? ' (stale)' : ''}`).join(', ');
     lines.push(`_Pages used: ${pages || 'none'} · ${turn.context.offline ? 'offline answer' : turn.model}_`, '');
@@ -51,5 +53,7 @@ export function conversationToJson(record: ConversationRecord): string {
 }
 
 function exportObject(record: ConversationRecord) {
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, conversation: record.conversation, turns: record.turns };
+  // siblingCount follows from the siblings, as the store counts them.
+  const turns = record.turns.map(({ siblingCount: _count, ...turn }) => turn);
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, conversation: record.conversation, turns, ...(record.siblings?.length ? { siblings: record.siblings } : {}) };
 }

@@ -81,6 +81,7 @@ function recordFromExport(value: unknown): ConversationRecord {
   const turnsValue = field(value, 'turns', '', isArray, 'a list');
   const id = field(c, 'id', 'conversation.', isId, 'a conversation id (letters, digits, "-", "_")');
   const turns = turnsValue.map((turn, index) => turnFrom(turn, index, id));
+  const siblings = siblingsFrom(optional(value, 'siblings', '', isArray, 'a list') ?? [], turns, id);
   const tags = optional(c, 'tags', 'conversation.', (v): v is string[] => isArray(v) && v.every(isTag), 'a list of tags') ?? [];
   const filedPage = optional(c, 'filedPage', 'conversation.', (v): v is string => isString(v) && isValidSlug(v), 'a page slug');
   const priorSummary = optional(c, 'priorSummary', 'conversation.', isObject, 'an object');
@@ -98,15 +99,38 @@ function recordFromExport(value: unknown): ConversationRecord {
       updated: field(c, 'updated', 'conversation.', isDate, 'a date'),
       ...(filedPage ? { filedPage } : {}),
       turnCount: turns.length,
-      inputTokens: turns.reduce((sum, turn) => sum + turn.inputTokens, 0),
-      outputTokens: turns.reduce((sum, turn) => sum + turn.outputTokens, 0),
+      inputTokens: [...turns, ...siblings].reduce((sum, turn) => sum + turn.inputTokens, 0),
+      outputTokens: [...turns, ...siblings].reduce((sum, turn) => sum + turn.outputTokens, 0),
       tags: tagSet(tags),
       ...(priorSummary ? { priorSummary: summaryFrom(priorSummary, turns.length) } : {}),
       ...(parentConversationId ? { parentConversationId, forkedAtTurn } : {}),
       ...(titleSource ? { titleSource } : {}),
     },
     turns,
+    ...(siblings.length ? { siblings } : {}),
   };
+}
+
+/**
+ * Format 3: the other answers Retry made. Each names its question (`index`) and its answer number
+ * (`sibling`, absent for 0); with the answer each turn shows (its own `sibling`), every question's
+ * answers are 0..n-1.
+ */
+function siblingsFrom(values: unknown[], turns: Turn[], conversationId: string): Turn[] {
+  const siblings = values.map((value, i) => {
+    const where = `siblings[${i}].`;
+    if (!isObject(value)) fail(`siblings[${i}]`, 'is not an object');
+    const index = field(value, 'index', where, (v): v is number => isCount(v) && v < turns.length, `a question index (below ${turns.length})`);
+    return { ...turnFrom(value, index, conversationId), index };
+  });
+  turns.forEach((turn, index) => {
+    const shown = turn.sibling ?? 0;
+    const numbers = [shown, ...siblings.filter((sibling) => sibling.index === index).map((sibling) => sibling.sibling ?? 0)].sort((a, b) => a - b);
+    if (numbers.some((number, i) => number !== i)) fail(`the answers to turns[${index}]`, `are numbered ${numbers.join(', ')} (expected 0 to ${numbers.length - 1}, each once)`);
+    if (numbers.length > 1) Object.assign(turn, { sibling: shown, siblingCount: numbers.length });
+    else delete turn.sibling;
+  });
+  return siblings;
 }
 
 function summaryFrom(s: Fields, turnCount: number): PriorTurnsSummary {
@@ -134,7 +158,13 @@ function turnFrom(value: unknown, index: number, conversationId: string): Turn {
     outputTokens: field(value, 'outputTokens', where, isCount, 'a token count'),
     created: field(value, 'created', where, isDate, 'a date'),
     ...(steps?.length ? { steps: steps.map((step, i) => stepFrom(step, `${where}steps[${i}]`)) } : {}),
+    ...optionalCount(value, 'sibling', where),
   };
+}
+
+function optionalCount(value: Fields, key: 'sibling', where: string): { sibling?: number } {
+  const count = optional(value, key, where, isCount, 'an answer number');
+  return count ? { [key]: count } : {};
 }
 
 function contextFrom(c: Fields, where: string): TurnContext {

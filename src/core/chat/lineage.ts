@@ -66,7 +66,8 @@ export function forkForEdit(parent: ConversationRecord, turnIndex: number, id: s
 }
 
 function forkKeeping(parent: ConversationRecord, kept: number, id: string, now: string): ConversationRecord {
-  const turns = parent.turns.slice(0, kept).map((turn, index) => ({ ...turn, conversationId: id, index }));
+  // A fork goes on from the answers shown; the other answers Retry made stay with the parent.
+  const turns = parent.turns.slice(0, kept).map(({ sibling: _sibling, siblingCount: _count, ...turn }, index) => ({ ...turn, conversationId: id, index }));
   const { priorSummary, tags, title } = parent.conversation;
   return {
     conversation: {

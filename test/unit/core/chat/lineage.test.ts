@@ -158,6 +158,26 @@ describe('export format 3', () => {
     assert.deepEqual(parseConversationExport(markdownV2), record);
   });
 
+  it('carries the answers Retry made (siblings) and which one each turn shows, in JSON and Markdown, and refuses a gap', () => {
+    const record = parent(2);
+    const first = { ...turn(1), answer: 'The first answer.' };
+    record.turns[1] = { ...turn(1), answer: 'The second answer.', sibling: 1, siblingCount: 2, inputTokens: 5 };
+    record.siblings = [first];
+    record.conversation.inputTokens = record.turns.concat(first).reduce((sum, t) => sum + t.inputTokens, 0);
+    record.conversation.outputTokens = record.turns.concat(first).reduce((sum, t) => sum + t.outputTokens, 0);
+    const json = JSON.parse(conversationToJson(record));
+    assert.deepEqual(json.siblings.map((t: Turn) => [t.index, t.sibling ?? 0, t.answer]), [[1, 0, 'The first answer.']]);
+    assert.equal(json.turns[1].siblingCount, undefined, 'the count follows from the siblings');
+    assert.deepEqual(parseConversationExport(conversationToJson(record)), record);
+    const markdown = conversationToMarkdown(record);
+    assert.match(markdown, /The second answer\.\n\n_Answer 2 of 2; the others are in the record below\._/);
+    assert.deepEqual(parseConversationExport(markdown), record);
+    const gap = { ...json, siblings: [{ ...json.siblings[0], sibling: 3 }] };
+    assert.throws(() => parseConversationExport(JSON.stringify(gap)), /the answers to turns\[1\] are numbered 1, 3 \(expected 0 to 1, each once\)/);
+    const outside = { ...json, siblings: [{ ...json.siblings[0], index: 7 }] };
+    assert.throws(() => parseConversationExport(JSON.stringify(outside)), /siblings\[0\]\.index is not a question index \(below 2\)/);
+  });
+
   it('refuses half a lineage, a bad parent id, and a newer format', () => {
     const json = JSON.parse(conversationToJson(forkRecord(parent(), 2, 'child', '2026-11-23T08:00:00.000Z')));
     const without = (key: string) => ({ ...json, conversation: { ...json.conversation, [key]: undefined } });
