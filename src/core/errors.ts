@@ -9,6 +9,16 @@ export class WikiError extends Error {
     this.name = 'WikiError';
   }
 
+  /**
+   * By shape, not by class: the extension loads some modules as bundles of their own (the store,
+   * the model adapters), each with its own copy of this class, and their errors must still count.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    // Subclasses (PlanRejectedError, …) keep the plain class check.
+    return this === WikiError && value instanceof Error && value.name === 'WikiError' && typeof (value as { code?: unknown }).code === 'string';
+  }
+
   /** Message and hint as one sentence pair for a notification or a terminal. */
   get userMessage(): string {
     return this.hint ? `${this.message} ${this.hint}` : this.message;

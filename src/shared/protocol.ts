@@ -13,6 +13,8 @@ export const MAX_SEARCH_CHARS = 500;
 export const MAX_COPY_CHARS = 1_000_000;
 /** No conversation has more turns than this; a turn index at or past it is refused outright. */
 export const MAX_TURNS = 10_000;
+/** More answers to one question than Retry would make by hand. */
+export const MAX_SIBLINGS = 1_000;
 
 export interface ConversationSummary {
   id: string;
@@ -54,6 +56,9 @@ export interface TurnView {
   created: string;
   selection?: { path: string; startLine: number; endLine: number };
   steps?: StepView[];
+  /** Set when Retry answered the question again: which answer this is (0-based), of how many. */
+  sibling?: number;
+  siblingCount?: number;
   /** Code citations the model never read and that do not resolve. */
   unverified?: string[];
   droppedPriorTurns?: number;
@@ -101,7 +106,10 @@ export type WebviewToHost =
   | { type: 'runCommand'; command: AllowedCommand }
   | { type: 'ask'; requestId: string; conversationId?: string; question: string; selectionId?: string }
   | { type: 'stop'; requestId: string }
+  /** Answer the conversation's last question again; both answers are kept and the new one shown. */
   | { type: 'retry'; requestId: string; conversationId: string }
+  /** Show answer `sibling` of question `turnIndex` (0-based); the conversation goes on from it. */
+  | { type: 'showSibling'; conversationId: string; turnIndex: number; sibling: number }
   /** Ask question `turnIndex` (0-based) again, edited: the host forks before it; the original stays. */
   | { type: 'editQuestion'; requestId: string; conversationId: string; turnIndex: number; question: string }
   | { type: 'newConversation' }
@@ -166,6 +174,8 @@ const WEBVIEW_MESSAGES: Record<WebviewToHost['type'], [Record<string, (v: unknow
   ask: [{ requestId: isId, question: (v) => isText(MAX_QUESTION_CHARS)(v) && v.trim().length > 0 }, { conversationId: isId, selectionId: isId }],
   stop: [{ requestId: isId }],
   retry: [{ requestId: isId, conversationId: isId }],
+  // The host also checks both against the conversation's answers.
+  showSibling: [{ conversationId: isId, turnIndex: isTurnIndex, sibling: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < MAX_SIBLINGS }],
   // The host also checks the index against the conversation's turns.
   editQuestion: [{ requestId: isId, conversationId: isId, turnIndex: isTurnIndex, question: (v) => isText(MAX_QUESTION_CHARS)(v) && v.trim().length > 0 }],
   newConversation: [{}],

@@ -51,6 +51,8 @@ interface Pending {
   retryLine: HTMLElement;
   /** Set when this is an edited question: asked in a fork of that conversation, before that turn. */
   edit?: EditTarget;
+  /** Set when this answers the last question again (Retry): that turn, hidden until the new answer is in. */
+  replaces?: HTMLElement;
 }
 
 /** The question an edit replaces: the fork holds the turns before it. */
@@ -67,6 +69,8 @@ interface Failed {
   question: string;
   conversationId?: string;
   edit?: EditTarget;
+  /** A retry of the last question failed: its answer is still there, and "Retry" tries again. */
+  retry?: boolean;
 }
 
 /** Long questions and titles are shown in full up to here. */
@@ -276,7 +280,11 @@ export class ChatPanel {
     const stickToBottom = this.nearBottom();
     this.endPending();
     this.conversation = message.conversation;
-    this.turns.push(message.turn);
+    if (pending.replaces) {
+      // Retry: the new answer takes the old one's place; the old one is a sibling now ("1 / 2").
+      pending.replaces.remove();
+      this.turns[this.turns.length - 1] = message.turn;
+    } else this.turns.push(message.turn);
     pending.turnEl.replaceWith(this.turnElement(message.turn));
     saveState({ conversationId: message.conversation.id });
     this.updateRetryButtons();
@@ -293,7 +301,8 @@ export class ChatPanel {
       this.renderPendingBody(pending);
     } else pending.answerEl.remove();
     pending.turnEl.classList.add('failed');
-    const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId, edit: pending.edit };
+    if (pending.replaces) pending.replaces.hidden = false; // nothing was stored: the answer it had stays
+    const failed: Failed = { turnEl: pending.turnEl, question: pending.question, conversationId: pending.conversationId, edit: pending.edit, retry: !!pending.replaces };
     // The fork of a failed edit is gone: the toolbar acts on the original again.
     if (pending.edit?.original) this.conversation = pending.edit.original;
     this.failed = failed;
@@ -376,7 +385,7 @@ export class ChatPanel {
     this.changed();
   }
 
-  /** Asks the last question of the conversation again, as a new turn. */
+  /** Answers the last question of the conversation again; the host keeps both answers. */
   retryLast(): void {
     const last = this.turns.at(-1);
     if (this.pending || !this.conversation || !last) return;
@@ -412,7 +421,9 @@ export class ChatPanel {
     this.messages.append(turnEl);
     const tailEl = el('div', { class: 'md-tail' });
     const edit = message.type === 'editQuestion' ? { conversationId: message.conversationId, turnIndex: message.turnIndex, original: this.conversation ?? undefined } : undefined;
-    this.pending = { requestId, question, conversationId: message.conversationId, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, steps: new Map(), stepsEl, bodyEl, footerEl, retryLine, edit };
+    const replaces = message.type === 'retry' ? this.lastTurnElement() : undefined;
+    if (replaces) replaces.hidden = true;
+    this.pending = { requestId, question, conversationId: message.conversationId, selection, text: '', frozen: 0, tailEl, pages: [], stopping: false, turnEl, answerEl, steps: new Map(), stepsEl, bodyEl, footerEl, retryLine, edit, replaces };
     this.updateRetryButtons();
     this.updateComposer();
     this.scrollToBottom();
@@ -421,6 +432,7 @@ export class ChatPanel {
 
   private retryFailed(failed: Failed): void {
     if (this.pending) return;
+    if (failed.retry) return this.retryLast();
     this.removeFailed();
     // A failed edit left no fork behind: edit the same question of the original again.
     if (failed.edit) this.start(failed.question, { type: 'editQuestion', conversationId: failed.edit.conversationId, turnIndex: failed.edit.turnIndex, question: failed.question });
@@ -687,9 +699,10 @@ export class ChatPanel {
       : info.model ? modelBadge(info.model, info.turn?.attempts) : undefined;
     const copy = iconButton('copy', 'Copy answer', { class: 'copy' });
     copy.addEventListener('click', () => copyText(info.text()));
-    const retry = iconButton('refresh', 'Retry: ask the last question again', { class: 'retry', hidden: true });
+    const retry = iconButton('refresh', 'Retry: answer the last question again, keeping this answer too', { class: 'retry', hidden: true });
     retry.addEventListener('click', () => this.retryLast());
     children.push(el('div', { class: 'footer-meta' }, [
+      info.turn && this.siblingSwitcher(info.turn),
       badge,
       info.created ? el('span', { class: 'turn-date', text: relativeDate(info.created), title: fullDate(info.created) }) : undefined,
       info.turn && tokenCount(info.turn, this.conversation ?? undefined),
@@ -697,6 +710,32 @@ export class ChatPanel {
     ]));
     footer.replaceChildren(...children);
     this.updateRetryButtons();
+  }
+
+  /** The last answered turn's element (not one being answered or failed). */
+  private lastTurnElement(): HTMLElement | undefined {
+    const turns = this.messages.querySelectorAll<HTMLElement>('.turn:not(.pending):not(.failed)');
+    return turns[turns.length - 1];
+  }
+
+  /** "‹ 2 / 3 ›" between the answers Retry made; the conversation goes on from the one shown. */
+  private siblingSwitcher(turn: TurnView): HTMLElement | undefined {
+    const count = Number(turn.siblingCount);
+    const shown = Number(turn.sibling ?? 0);
+    const conversationId = this.conversation?.id;
+    if (!conversationId || !Number.isInteger(count) || count < 2 || !Number.isInteger(shown)) return undefined;
+    const show = (sibling: number) => () => {
+      if (!this.pending) post({ type: 'showSibling', conversationId, turnIndex: turn.index, sibling });
+    };
+    const previous = iconButton('chevron-left', 'Previous answer', { class: 'sibling-previous' });
+    const next = iconButton('chevron-right', 'Next answer', { class: 'sibling-next' });
+    previous.disabled = shown <= 0;
+    next.disabled = shown >= count - 1;
+    previous.addEventListener('click', show(shown - 1));
+    next.addEventListener('click', show(shown + 1));
+    return el('div', { class: 'siblings', attrs: { role: 'group', 'aria-label': `Answer ${shown + 1} of ${count}; the conversation goes on from the one shown` } }, [
+      previous, el('span', { class: 'sibling-position', text: `${shown + 1} / ${count}` }), next,
+    ]);
   }
 
   /** How full the model's context was for this answer, when that is near the limit. */

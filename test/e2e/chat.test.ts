@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { openChatView } from './workbenchSession';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const harness = (name: string) => require(path.join(ROOT, 'test', 'harness', name));
@@ -71,22 +72,7 @@ describe('Chat in a real VS Code workbench (installed from the .vsix)', function
     for (const dir of [workspace, extensionsDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function openChat(): Promise<void> {
-    const header = page.locator('.pane-header', { hasText: /^Chat/i });
-    const icon = page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]');
-    await icon.waitFor({ timeout: 30000 });
-    // The icon toggles: a click while the view is still being restored hides it again, so check and retry.
-    for (let attempt = 1; !(await header.isVisible()); attempt++) {
-      await icon.click();
-      try {
-        await header.waitFor({ timeout: 5000 });
-      } catch (error) {
-        if (attempt === 4) throw error;
-      }
-    }
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-    await chat().locator('#question').waitFor({ timeout: 30000 });
-  }
+  const openChat = () => openChatView(page);
 
   /** Folds or unfolds the Pages view (by its title, not its action buttons), and waits until it has. */
   async function setPagesExpanded(expanded: boolean): Promise<void> {

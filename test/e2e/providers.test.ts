@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openWorkbenchSession, screenshotFailures, type WorkbenchSession } from './workbenchSession';
+import { openChatView, openWorkbenchSession, screenshotFailures, type WorkbenchSession } from './workbenchSession';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const harness = (name: string) => require(path.join(ROOT, 'test', 'harness', name));
@@ -44,16 +44,8 @@ describe('A fallback model in the real workbench', function () {
     // Overloaded on the first try and on each of the adapter's three retries (asked to wait 1 ms).
     anthropic.script(...Array.from({ length: 4 }, () => ({ status: 529, retryAfterMs: 1 })));
     ollama.script({ text: 'Requests go through `src/pipeline.ts:Pipeline.run`, which picks a handler per route. See [[request-pipeline]].', chunks: 6 });
-    const icon = page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]');
-    await icon.waitFor({ timeout: 30000 });
-    const header = page.locator('.pane-header', { hasText: /^Chat/i });
-    for (let attempt = 1; !(await header.isVisible()); attempt++) {
-      await icon.click();
-      await page.waitForTimeout(1000);
-      assert.ok(attempt < 10, 'the chat view opens');
-    }
+    await openChatView(page);
     const chat = webviewFrame(page);
-    await chat.locator('#question').waitFor({ timeout: 30000 });
     await chat.locator('#question').fill('How does a request flow through the app?');
     await chat.locator('button#send:not([disabled])').click();
     const badge = chat.locator('.answer-footer .model-name.fell-back').last();

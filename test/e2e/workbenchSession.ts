@@ -48,3 +48,21 @@ export function screenshotFailures(page: () => Page | undefined, prefix = 'faile
     }
   });
 }
+
+/** Opens the Repo Wiki chat view from the activity bar and waits for its question box. */
+export async function openChatView(page: Page): Promise<void> {
+  const header = page.locator('.pane-header', { hasText: /^Chat/i });
+  const icon = page.locator('.part.activitybar .action-item a[aria-label^="Repo Wiki"]');
+  await icon.waitFor({ timeout: 30000 });
+  // The icon toggles: a click while the view is still being restored hides it again, so check and retry.
+  for (let attempt = 1; !(await header.isVisible()); attempt++) {
+    await icon.click();
+    try {
+      await header.waitFor({ timeout: 5000 });
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  await harness('browser.cjs').webviewFrame(page).locator('#question').waitFor({ timeout: 30000 });
+}

@@ -47,6 +47,7 @@ export class ChatController implements vscode.Disposable {
     switch (message.type) {
       case 'ask': return this.ask(message.requestId, message.question, message.conversationId, message.selectionId ? this.takeSelection(message.selectionId) : undefined);
       case 'retry': return this.retry(message.requestId, message.conversationId);
+      case 'showSibling': return this.showSibling(message.conversationId, message.turnIndex, message.sibling);
       case 'editQuestion': return this.runTurn(message.requestId, (chat, events, signal) => chat.edit({ conversationId: message.conversationId, turnIndex: message.turnIndex, question: message.question }, events, signal));
       case 'stop': return void this.inflight.get(message.requestId)?.abort();
       case 'newConversation': return this.post({ type: 'conversation', conversation: null, turns: [] });
@@ -138,17 +139,20 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** Asks the conversation's last question again (with its selection) as a new turn. */
-  private async retry(requestId: string, conversationId: string): Promise<void> {
-    const record = await (await this.store()).get(conversationId);
-    const last = record?.turns.at(-1);
-    if (!last) {
-      // The failed turn never reached the store: the view resends the question with `ask` instead.
-      this.post({ type: 'notice', message: 'Nothing to retry in this conversation yet.' });
-      return;
+  /** Answers the conversation's last question again (with its selection); both answers are kept, the new one shown. */
+  private retry(requestId: string, conversationId: string): Promise<void> {
+    return this.runTurn(requestId, (chat, events, signal) => chat.retry(conversationId, events, signal));
+  }
+
+  /** Shows another answer of a question Retry answered again; the conversation goes on from it. */
+  private async showSibling(conversationId: string, turnIndex: number, sibling: number): Promise<void> {
+    try {
+      await (await this.store()).showSibling(conversationId, turnIndex, sibling);
+    } catch (error) {
+      if (!(error instanceof WikiError)) throw error;
+      this.post({ type: 'notice', message: error.userMessage });
     }
-    const selection = last.context.selection ? { context: last.context.selection, pages: [] } : undefined;
-    await this.ask(requestId, last.question, conversationId, selection);
+    await this.openConversation(conversationId);
   }
 
   private async openConversation(id: string): Promise<void> {
@@ -372,6 +376,7 @@ function turnView(turn: Turn): TurnView {
     offline: turn.context.offline, created: turn.created, inputTokens: turn.inputTokens, outputTokens: turn.outputTokens,
     ...(selection ? { selection: { path: selection.path, startLine: selection.startLine, endLine: selection.endLine } } : {}),
     ...(turn.steps?.length ? { steps: turn.steps.map(stepView) } : {}),
+    ...(turn.siblingCount ? { sibling: turn.sibling ?? 0, siblingCount: turn.siblingCount } : {}),
     ...(turn.context.unverified?.length ? { unverified: turn.context.unverified } : {}),
     ...(turn.context.droppedPriorTurns ? { droppedPriorTurns: turn.context.droppedPriorTurns } : {}),
     ...(turn.context.summarisedPriorTurns ? { summarisedPriorTurns: turn.context.summarisedPriorTurns } : {}),

@@ -153,4 +153,34 @@ describe('Chat view follow-ups in a real VS Code extension host', () => {
       mock.setTitleReply(undefined);
     }
   });
+  it('Retry keeps both answers as siblings, "1 / 2" switches between them, and the next turn continues from the one shown', async () => {
+    const id = await conversation([
+      ['How does the router match a request?', 'By method, then path.'],
+      ['What happens when nothing matches?', 'A 404 from the fallback handler.'],
+    ]);
+    mock.script({ text: 'The not-found middleware answers 404.' });
+    const requestId = `s${Math.random().toString(36).slice(2)}`;
+    await chat.send({ type: 'retry', requestId, conversationId: id });
+    const done = posted.find((m): m is Extract<HostToWebview, { type: 'turnDone' }> => m.type === 'turnDone' && m.requestId === requestId);
+    assert.ok(done, JSON.stringify(posted.filter((m) => 'requestId' in m && m.requestId === requestId).at(-1)));
+    assert.deepEqual([done.turn.index, done.turn.sibling, done.turn.siblingCount, done.turn.answer], [1, 1, 2, 'The not-found middleware answers 404.']);
+    // The retry was asked with turn 1 as its history, and never saw the answer it replaces.
+    const retried = mock.requests.at(-1)!.body.messages.map((m: { content: unknown }) => textOf(m.content));
+    assert.deepEqual(retried.slice(0, 2), ['How does the router match a request?', 'By method, then path.']);
+    assert.ok(!retried.some((text: string) => text.includes('fallback handler')), 'the first answer is not shown to the model');
+
+    let shown = await opened(id);
+    assert.deepEqual(shown.turns.map((t) => [t.index, t.sibling, t.siblingCount, t.answer]), [[0, undefined, undefined, 'By method, then path.'], [1, 1, 2, 'The not-found middleware answers 404.']]);
+    await chat.send({ type: 'showSibling', conversationId: id, turnIndex: 1, sibling: 0 });
+    shown = last('conversation')!;
+    assert.deepEqual(shown.turns.map((t) => [t.sibling, t.answer]).at(-1), [0, 'A 404 from the fallback handler.']);
+
+    mock.script({ text: 'It logs the path first.' });
+    await chat.send({ type: 'ask', requestId: `n${Date.now()}`, conversationId: id, question: 'Does the fallback log anything?' });
+    const next = mock.requests.at(-1)!.body.messages.map((m: { content: unknown }) => textOf(m.content));
+    assert.deepEqual(next.slice(2, 4), ['What happens when nothing matches?', 'A 404 from the fallback handler.'], 'the next turn continues from the answer shown');
+
+    await chat.send({ type: 'showSibling', conversationId: id, turnIndex: 1, sibling: 7 });
+    assert.match(last('notice')!.message, /has no answer 8/);
+  });
 });
