@@ -28,6 +28,9 @@ describe('Retry siblings and fork lineage in the real workbench', function () {
     session = await openWorkbenchSession(workspace, { env: { ANTHROPIC_API_KEY: API_KEY }, settings: { 'repoWiki.llm.baseUrl': mock.url } });
     page = session.page;
     await openChatView(page);
+    // Room for the conversation: the Pages view above the chat is folded.
+    const pages = page.locator('.pane-header', { hasText: /^Pages/i });
+    if ((await pages.getAttribute('aria-expanded')) === 'true') await pages.locator('h3.title').click();
   });
 
   after(async () => {
@@ -40,7 +43,7 @@ describe('Retry siblings and fork lineage in the real workbench', function () {
     mock.script({ text: answer });
     await chat().locator('#question').fill(question);
     await chat().locator('button#send:not([disabled])').click();
-    await chat().locator('.message.answer', { hasText: answer.slice(0, 30) }).waitFor({ timeout: 30000 });
+    await chat().locator('.message.answer', { hasText: answer.split('[[')[0].trim().slice(0, 30) }).waitFor({ timeout: 30000 });
   }
 
   it('Retry keeps both answers and "1 / 2" moves between them', async () => {
@@ -54,12 +57,14 @@ describe('Retry siblings and fork lineage in the real workbench', function () {
     const position = chat().locator('.turn').last().locator('.sibling-position');
     await position.filter({ hasText: '2 / 2' }).waitFor({ timeout: 30000 });
     assert.match((await chat().locator('.turn').last().textContent()) ?? '', /error middleware/);
+    await position.scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-retry-siblings');
 
     await chat().locator('.turn').last().locator('button.sibling-previous').click();
     await chat().locator('.turn').last().locator('.sibling-position').filter({ hasText: '1 / 2' }).waitFor({ timeout: 30000 });
     assert.match((await chat().locator('.turn').last().textContent()) ?? '', /At the edge, in one place/);
     assert.equal(await chat().locator('.turn').last().locator('button.sibling-previous').isDisabled(), true);
+    await chat().locator('.turn').last().locator('.sibling-position').scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-retry-siblings-first');
   });
 
@@ -69,12 +74,13 @@ describe('Retry siblings and fork lineage in the real workbench', function () {
     await first.locator('button.edit').click();
     const editor = chat().locator('textarea.edit-question');
     await editor.waitFor({ timeout: 10000 });
+    mock.setTitleReply({ text: 'Middleware order' });
     mock.script({ text: 'Each middleware calls next(); the router runs last: [[request-pipeline]].' });
     await editor.fill('In which order do middlewares run?');
     await editor.press('Enter');
     await chat().locator('.message.answer', { hasText: 'calls next()' }).waitFor({ timeout: 30000 });
     await chat().locator('button#show-history').click();
-    const lineage = chat().locator('#history .conversation-item', { hasText: 'forked from' }).first();
+    const lineage = chat().locator('#history .conversation-item', { hasText: 'Middleware order' }).filter({ hasText: 'forked from' }).first();
     await lineage.waitFor({ timeout: 30000 });
     assert.match((await lineage.textContent()) ?? '', /forked from “Request flow” at its start/);
     await screenshot(page, 'chat-fork-lineage');
