@@ -1,7 +1,8 @@
-/** A weighted directed graph over nodes 0..length-1: each node's edges out, as parallel arrays. */
+/** A weighted directed graph over nodes 0..length-1: each node's edges out, as parallel arrays, and the sum of their weights. */
 export interface OutEdges {
   readonly targets: ArrayLike<number>;
   readonly weights: ArrayLike<number>;
+  readonly total: number;
 }
 
 const DAMPING = 0.85;
@@ -18,19 +19,17 @@ const TOLERANCE = 1e-6;
 export function pageRank(graph: readonly OutEdges[], personal?: ArrayLike<number>, start?: Float64Array): Float64Array {
   const size = graph.length;
   const jump = jumpDistribution(size, personal);
-  const outWeight = new Float64Array(size);
-  for (let node = 0; node < size; node++) for (let k = 0; k < graph[node].weights.length; k++) outWeight[node] += graph[node].weights[k];
   // Ranks of a graph barely changed (a map after a save) converge in a few steps from the last ones.
   let rank = start?.length === size ? Float64Array.from(start) : Float64Array.from(jump);
   let next = new Float64Array(size);
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     let dangling = 0;
-    for (let node = 0; node < size; node++) if (outWeight[node] === 0) dangling += rank[node];
+    for (let node = 0; node < size; node++) if (graph[node].total === 0) dangling += rank[node];
     for (let node = 0; node < size; node++) next[node] = (1 - DAMPING + DAMPING * dangling) * jump[node];
     for (let node = 0; node < size; node++) {
-      if (outWeight[node] === 0) continue;
-      const { targets, weights } = graph[node];
-      const flow = (DAMPING * rank[node]) / outWeight[node];
+      const { targets, weights, total } = graph[node];
+      if (total === 0) continue;
+      const flow = (DAMPING * rank[node]) / total;
       for (let k = 0; k < targets.length; k++) next[targets[k]] += flow * weights[k];
     }
     let moved = 0;

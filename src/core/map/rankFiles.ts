@@ -67,18 +67,20 @@ interface EdgesOut extends OutEdges {
  * are made again, and the walk starts from the last ranks. A different focus makes the graph anew.
  */
 export class FileRanker {
-  private last?: { files: readonly FileFacts[]; focusKey: string; definers: Definers; edges: EdgesOut[]; ranks: Float64Array };
+  private last?: { files: readonly FileFacts[]; focusKey: string; definers: Definers; byPath: Int32Array; edges: EdgesOut[]; ranks: Float64Array };
 
   rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
     const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
     const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.files, files) ? this.last : undefined;
     const definers = reusable?.definers ?? definersOf(files);
+    const byPath = reusable?.byPath ?? placesByPath(files);
     const nameWeights = new Map<string, number>();
     // The same files in the same order: an unchanged file (the same facts) keeps its edges.
     const edges = files.map((file, source) => (reusable?.files[source] === file ? reusable.edges[source] : edgesOut(file, source, files, definers, focus, nameWeights)));
     const ranks = pageRank(edges, personalisation(files, focus, definers), reusable?.ranks);
-    this.last = { files: [...files], focusKey, definers, edges, ranks };
-    const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0));
+    this.last = { files: [...files], focusKey, definers, byPath, edges, ranks };
+    // Many files share a rank (those nothing uses): ties are broken by path, compared once per graph.
+    const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || byPath[a] - byPath[b]);
     const shares = definitionShares(edges, ranks, definers.slots);
     // A map shows a few files: their declarations are ranked when read.
     return order.map((index) => {
@@ -94,6 +96,16 @@ export class FileRanker {
       };
     });
   }
+}
+
+/** Each file's place among the files sorted by path. */
+function placesByPath(files: readonly FileFacts[]): Int32Array {
+  const places = new Int32Array(files.length);
+  files
+    .map((_, index) => index)
+    .sort((a, b) => (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0))
+    .forEach((index, place) => (places[index] = place));
+  return places;
 }
 
 function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
