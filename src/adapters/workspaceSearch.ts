@@ -10,6 +10,7 @@ import { CodeSearchError } from '../core/tools/codeSearch';
 // Dependencies and build output of every language drift parses: a symbol never moves into them.
 const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'build', 'coverage', '.vscode-test', '.next', '__pycache__', 'venv', 'site-packages', 'target', 'vendor']);
 const MAX_FILES = 20000;
+const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Whether the listing walks into a folder of this name. */
 function walked(folder: string): boolean {
@@ -22,7 +23,6 @@ export function mayBeListed(relPath: string): boolean {
   const last = names.pop()!;
   return names.every(walked) && (walked(last) || SYMBOL_FILE.test(last));
 }
-const MAX_BYTES = 2 * 1024 * 1024;
 
 /** Files that contain any of some words, found by a faster tool than reading each file here (ripgrep). */
 export type TextFinder = (words: readonly string[]) => Promise<string[]>;
