@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): RepoWikiApi {
     citations: new CitationIndex({ wikis, snapshots }), documentSymbols, proposals,
   };
   context.subscriptions.push(proposals, vscode.workspace.onDidCloseTextDocument((document) => documentSymbols.forget(document)));
-  context.subscriptions.push(output, wikis, snapshots, ages, models);
+  context.subscriptions.push(output, wikis, snapshots, ages, models, cores);
   const hooks = Object.assign({}, ...features.map((feature) => feature.activate(context, services) ?? {}));
   return { services, hooks, activationMs: performance.now() - started, extendMarkdownIt: extendMarkdownIt(services) };
 }

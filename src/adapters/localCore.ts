@@ -30,7 +30,7 @@ export interface LocalCore extends WorkspaceCore {
  * the MCP server. Reads are synchronous (none of them runs on a UI thread) and every one goes
  * through the guarded file access. The extension host assembles its core over the drift worker.
  */
-export function openLocalCore(root: string, options: { parser?: SourceParser; rgPath?: string; semantic?: boolean } = {}): LocalCore {
+export function openLocalCore(root: string, options: { parser?: SourceParser; rgPath?: string; semantic?: boolean; watchedMap?: boolean } = {}): LocalCore {
   const { wiki, files } = openWorkspace(root, { syncReads: true });
   const ripgrep = new RipgrepSearch(root, { rgPath: options.rgPath });
   // With ripgrep, the engine's searches for moved symbols and barrels read no file in Node (5,000 files: 600 ms).
@@ -38,7 +38,13 @@ export function openLocalCore(root: string, options: { parser?: SourceParser; rg
   const { engine, search, parser } = createDriftEngine(root, files, options.parser, options.semantic ? lazySemanticTypes(root, files) : undefined, finder);
   const drift = new LocalDriftBackend(wiki, engine, search, parser);
   // The map lists the files drift's searches list, and parses on drift's threads with drift's parser (and its caches).
-  const map = new RepoMap(new SourceFactsReader(root, files, () => search.sourceFiles(), { threads: (paths) => parser.threads(paths), symbolsOf: (relPath, text) => drift.symbolsOf(relPath, text) }));
+  // Watched (the caller tells it of changes: map.filesChanged), it asks for the files only when some came or went: listed afresh.
+  const listing = () => {
+    if (options.watchedMap) search.reset();
+    return search.sourceFiles();
+  };
+  const reader = new SourceFactsReader(root, files, listing, { threads: (paths) => parser.threads(paths), symbolsOf: (relPath, text) => drift.symbolsOf(relPath, text) });
+  const map = new RepoMap(reader, { watched: options.watchedMap });
   const core = assembleCore({ wiki, files, drift, search: ripgrep, clock: systemClock, map });
   return { ...core, files, drift, engine, symbolSearch: search, parser, map };
 }

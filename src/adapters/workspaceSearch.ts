@@ -12,6 +12,18 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.wiki', 'dist', 'out', 'buil
 const MAX_FILES = 20000;
 const MAX_BYTES = 2 * 1024 * 1024;
 
+/** Whether the listing walks into a folder of this name. */
+function walked(folder: string): boolean {
+  return !SKIP_DIRS.has(folder) && !folder.startsWith('.');
+}
+
+/** Whether a file or folder (workspace-relative) may be in the listing or hold listed files: a change anywhere else leaves the listing as it is. */
+export function mayBeListed(relPath: string): boolean {
+  const names = relPath.split('/');
+  const last = names.pop()!;
+  return names.every(walked) && (walked(last) || SYMBOL_FILE.test(last));
+}
+
 /** Files that contain any of some words, found by a faster tool than reading each file here (ripgrep). */
 export type TextFinder = (words: readonly string[]) => Promise<string[]>;
 
@@ -93,7 +105,7 @@ export class WorkspaceSearch implements SymbolSearch {
         if (out.length >= MAX_FILES) return;
         const rel = dir ? `${dir}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
-          if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) await walk(rel);
+          if (walked(entry.name)) await walk(rel);
         } else if (entry.isFile() && SYMBOL_FILE.test(entry.name)) out.push(rel);
       }
     };

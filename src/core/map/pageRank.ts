@@ -1,9 +1,8 @@
-/** A weighted directed graph over nodes 0..size-1, as parallel edge arrays. */
-export interface WeightedEdges {
-  readonly size: number;
-  readonly from: ArrayLike<number>;
-  readonly to: ArrayLike<number>;
-  readonly weight: ArrayLike<number>;
+/** A weighted directed graph over nodes 0..length-1: each node's edges out, as parallel arrays, and the sum of their weights. */
+export interface OutEdges {
+  readonly targets: ArrayLike<number>;
+  readonly weights: ArrayLike<number>;
+  readonly total: number;
 }
 
 const DAMPING = 0.85;
@@ -17,19 +16,22 @@ const TOLERANCE = 1e-6;
  * edges out, to a node chosen by `personal` (uniform when it is absent or all zeros). The ranks
  * sum to 1. `start`: where the walk starts, e.g. the ranks of the graph before a small change.
  */
-export function pageRank(graph: WeightedEdges, personal?: ArrayLike<number>, start?: Float64Array): Float64Array {
-  const { size, from, to, weight } = graph;
+export function pageRank(graph: readonly OutEdges[], personal?: ArrayLike<number>, start?: Float64Array): Float64Array {
+  const size = graph.length;
   const jump = jumpDistribution(size, personal);
-  const outWeight = new Float64Array(size);
-  for (let e = 0; e < from.length; e++) outWeight[from[e]] += weight[e];
   // Ranks of a graph barely changed (a map after a save) converge in a few steps from the last ones.
   let rank = start?.length === size ? Float64Array.from(start) : Float64Array.from(jump);
   let next = new Float64Array(size);
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     let dangling = 0;
-    for (let node = 0; node < size; node++) if (outWeight[node] === 0) dangling += rank[node];
+    for (let node = 0; node < size; node++) if (graph[node].total === 0) dangling += rank[node];
     for (let node = 0; node < size; node++) next[node] = (1 - DAMPING + DAMPING * dangling) * jump[node];
-    for (let e = 0; e < from.length; e++) next[to[e]] += (DAMPING * rank[from[e]] * weight[e]) / outWeight[from[e]];
+    for (let node = 0; node < size; node++) {
+      const { targets, weights, total } = graph[node];
+      if (total === 0) continue;
+      const flow = (DAMPING * rank[node]) / total;
+      for (let k = 0; k < targets.length; k++) next[targets[k]] += flow * weights[k];
+    }
     let moved = 0;
     for (let node = 0; node < size; node++) moved += Math.abs(next[node] - rank[node]);
     [rank, next] = [next, rank];

@@ -1,5 +1,5 @@
 import type { FileFacts, MapDefinition } from './fileFacts';
-import { pageRank, type WeightedEdges } from './pageRank';
+import { pageRank, type OutEdges } from './pageRank';
 
 /** What a question or a selection mentions: the map ranks around these. */
 export interface MapFocus {
@@ -49,12 +49,15 @@ export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files
   return new FileRanker().rank(files, focus);
 }
 
-/** One file's edges out: one per name and file declaring it (by the declaration's slot), and their sums per file for the walk. */
-interface EdgesOut {
-  slots: Int32Array;
+/**
+ * One file's edges out: to each file declaring a name it uses, summed per file (what the walk
+ * follows), and to each declaration of those names, by its slot (what a declaration's rank sums).
+ */
+interface EdgesOut extends OutEdges {
+  targets: Int32Array;
   weights: Float64Array;
-  pairTargets: Int32Array;
-  pairWeights: Float64Array;
+  slots: Int32Array;
+  slotWeights: Float64Array;
   total: number;
 }
 
@@ -64,22 +67,21 @@ interface EdgesOut {
  * are made again, and the walk starts from the last ranks. A different focus makes the graph anew.
  */
 export class FileRanker {
-  private last?: { byPath: Map<string, FileFacts>; focusKey: string; definers: Definers; edges: Map<string, EdgesOut>; ranks: Float64Array };
+  private last?: { files: readonly FileFacts[]; focusKey: string; definers: Definers; byPath: Int32Array; edges: EdgesOut[]; ranks: Float64Array };
 
   rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
     const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
-    const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.byPath, files) ? this.last : undefined;
+    const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.files, files) ? this.last : undefined;
     const definers = reusable?.definers ?? definersOf(files);
-    const edges = new Map<string, EdgesOut>();
+    const byPath = reusable?.byPath ?? placesByPath(files);
     const nameWeights = new Map<string, number>();
-    files.forEach((file, source) => {
-      const known = reusable && reusable.byPath.get(file.path) === file ? reusable.edges.get(file.path) : undefined;
-      edges.set(file.path, known ?? edgesOut(file, source, files, definers, focus, nameWeights));
-    });
-    const ranks = pageRank(walkEdges(files, edges), personalisation(files, focus, definers), reusable?.ranks);
-    this.last = { byPath: new Map(files.map((file) => [file.path, file])), focusKey, definers, edges, ranks };
-    const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0));
-    const shares = definitionShares(files, edges, ranks, definers.slots);
+    // The same files in the same order: an unchanged file (the same facts) keeps its edges.
+    const edges = files.map((file, source) => (reusable?.files[source] === file ? reusable.edges[source] : edgesOut(file, source, files, definers, focus, nameWeights)));
+    const ranks = pageRank(edges, personalisation(files, focus, definers), reusable?.ranks);
+    this.last = { files: [...files], focusKey, definers, byPath, edges, ranks };
+    // Many files share a rank (those nothing uses): ties are broken by path, compared once per graph.
+    const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || byPath[a] - byPath[b]);
+    const shares = definitionShares(edges, ranks, definers.slots);
     // A map shows a few files: their declarations are ranked when read.
     return order.map((index) => {
       let definitions: RankedDefinition[] | undefined;
@@ -96,10 +98,20 @@ export class FileRanker {
   }
 }
 
+/** Each file's place among the files sorted by path. */
+function placesByPath(files: readonly FileFacts[]): Int32Array {
+  const places = new Int32Array(files.length);
+  files
+    .map((_, index) => index)
+    .sort((a, b) => (files[a].path < files[b].path ? -1 : files[a].path > files[b].path ? 1 : 0))
+    .forEach((index, place) => (places[index] = place));
+  return places;
+}
+
 function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
   const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
   const slots: number[] = [];
-  const weights: number[] = [];
+  const slotWeights: number[] = [];
   const pairs = new Map<number, number>();
   for (const [name, uses] of file.references) {
     const declaring = definers.byName.get(name);
@@ -110,40 +122,23 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
     const weight = focused * nameWeight * Math.sqrt(uses);
     declaring.files.forEach((target, k) => {
       slots.push(declaring.slots[k]);
-      weights.push(weight);
+      slotWeights.push(weight);
       pairs.set(target, (pairs.get(target) ?? 0) + weight);
     });
   }
   let total = 0;
-  for (const weight of weights) total += weight;
-  return { slots: Int32Array.from(slots), weights: Float64Array.from(weights), pairTargets: Int32Array.from(pairs.keys()), pairWeights: Float64Array.from(pairs.values()), total };
-}
-
-/** The edges between files, one per pair, as the walk reads them. */
-function walkEdges(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>): WeightedEdges {
-  const outs = files.map((file) => edges.get(file.path)!);
-  let count = 0;
-  for (const out of outs) count += out.pairTargets.length;
-  const from = new Int32Array(count);
-  const to = new Int32Array(count);
-  const weight = new Float64Array(count);
-  let at = 0;
-  outs.forEach((out, source) => {
-    from.fill(source, at, at + out.pairTargets.length);
-    to.set(out.pairTargets, at);
-    weight.set(out.pairWeights, at);
-    at += out.pairTargets.length;
-  });
-  return { size: files.length, from, to, weight };
+  for (const weight of slotWeights) total += weight;
+  return { targets: Int32Array.from(pairs.keys()), weights: Float64Array.from(pairs.values()), slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
 }
 
 /** By slot: each declaration's share of the ranks of the files that use its name. */
-function definitionShares(files: readonly FileFacts[], edges: ReadonlyMap<string, EdgesOut>, ranks: Float64Array, slots: number): Float64Array {
+function definitionShares(edges: readonly EdgesOut[], ranks: Float64Array, slots: number): Float64Array {
   const shares = new Float64Array(slots);
-  files.forEach((file, source) => {
-    const out = edges.get(file.path)!;
-    for (let i = 0; i < out.slots.length; i++) shares[out.slots[i]] += (ranks[source] * out.weights[i]) / out.total;
-  });
+  for (let source = 0; source < edges.length; source++) {
+    const { slots: to, slotWeights, total } = edges[source];
+    const flow = ranks[source] / total;
+    for (let i = 0; i < to.length; i++) shares[to[i]] += flow * slotWeights[i];
+  }
   return shares;
 }
 
@@ -155,14 +150,13 @@ function shareOf(shares: Float64Array, definers: Definers, index: number, name: 
 }
 
 /** The same paths, in the same order, each declaring the same names of the same kinds as before. */
-function sameDeclarations(before: ReadonlyMap<string, FileFacts>, files: readonly FileFacts[]): boolean {
-  if (before.size !== files.length) return false;
-  let index = 0;
-  for (const [path, old] of before) {
-    const file = files[index++];
-    if (file.path !== path) return false;
+function sameDeclarations(before: readonly FileFacts[], files: readonly FileFacts[]): boolean {
+  if (before.length !== files.length) return false;
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index];
+    const old = before[index];
     if (file === old) continue;
-    if (file.definitions.length !== old.definitions.length) return false;
+    if (file.path !== old.path || file.definitions.length !== old.definitions.length) return false;
     for (let i = 0; i < old.definitions.length; i++) {
       if (file.definitions[i].name !== old.definitions[i].name || file.definitions[i].kind !== old.definitions[i].kind) return false;
     }

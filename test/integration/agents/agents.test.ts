@@ -91,6 +91,23 @@ describe('The wiki in every agent, in a real VS Code extension host', () => {
     }
   });
 
+  it('repo_map shows a declaration saved in the editor on the next map (the save tells the map)', async () => {
+    const map = (tokens: number) => vscode.lm.invokeTool('repo_map', { input: { focus: ['src/errors.ts'], tokens }, toolInvocationToken: undefined }, noToken).then(textOf);
+    assert.doesNotMatch(await map(4000), /savedInTheEditor/);
+    const file = path.join(root, 'src/errors.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    const document = await vscode.workspace.openTextDocument(file);
+    try {
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(document.uri, document.positionAt(document.getText().length), '\nexport function savedInTheEditor(): void {}\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await document.save());
+      assert.match(await map(4000), /export function savedInTheEditor\(\): void \{\}/);
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  });
+
   it('a bad or hostile tool input is an error result, and nothing leaks', async () => {
     fs.writeFileSync(path.join(root, '.env'), 'TOKEN=CANARY-LM-TOOL\n');
     try {

@@ -130,6 +130,39 @@ describe('repo-wiki map', function () {
     assert.equal(again.files.length > 0, true);
   });
 
+  it('watched, as the extension\'s map: reads only the files it is told of, and lists again when one comes or goes', async () => {
+    const files = new WorkspaceFiles(ws, { syncReads: true });
+    const parser = new SourceParser(false);
+    const parsed: string[] = [];
+    const map = new RepoMap(new SourceFactsReader(ws, files, () => new WorkspaceSearch(ws, files).sourceFiles(), {
+      symbolsOf: async (relPath, text) => {
+        parsed.push(relPath);
+        await parser.prepare(relPath);
+        return [...parser.parse(relPath, text).symbols.values()];
+      },
+    }), { watched: true });
+    await map.map();
+    parsed.length = 0;
+    fs.appendFileSync(path.join(ws, 'go/server.go'), '\nfunc GoToldOf() *HubRegistry {\n\treturn nil\n}\n');
+    fs.appendFileSync(path.join(ws, 'rs/lib.rs'), '\npub fn rust_not_told_of() {}\n');
+    map.filesChanged(['go/server.go'], false);
+    const told = await map.map({ tokens: 4000 });
+    assert.deepEqual(parsed, ['go/server.go']);
+    assert.ok(told.files.find((file) => file.path === 'go/server.go')!.definitions.some((definition) => definition.name === 'GoToldOf'));
+    parsed.length = 0;
+    fs.writeFileSync(path.join(ws, 'py/told_new.py'), 'def python_told_new():\n    return HubRegistry()\n');
+    try {
+      map.filesChanged(['py/told_new.py'], true);
+      const listed = await map.map({ tokens: 4000 });
+      assert.deepEqual(parsed, ['py/told_new.py']);
+      assert.ok(listed.files.some((file) => file.path === 'py/told_new.py'));
+    } finally {
+      fs.rmSync(path.join(ws, 'py/told_new.py'));
+    }
+    map.filesChanged(['py/told_new.py'], true);
+    assert.ok(!(await map.map({ tokens: 4000 })).files.some((file) => file.path === 'py/told_new.py'));
+  });
+
   it('is the repo_map tool of the core', async () => {
     const tool = openLocalCore(ws).tools().find((candidate) => candidate.name === 'repo_map')!;
     const result = await tool.run({ focus: ['rb/worker.rb'], tokens: 200 });

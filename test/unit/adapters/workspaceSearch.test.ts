@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceFiles } from '../../../src/adapters/files/workspaceFiles';
-import { WorkspaceSearch } from '../../../src/adapters/workspaceSearch';
+import { mayBeListed, WorkspaceSearch } from '../../../src/adapters/workspaceSearch';
 import { tempDir } from '../../support/tempDirs';
 
 // The module object itself: a test makes listing one folder fail as a disk or permission error would
@@ -44,5 +44,15 @@ describe('WorkspaceSearch: folders it cannot list', () => {
     await assert.rejects(search.filesContaining('Cache'), /EIO: cannot list/);
     nodeFs.promises.readdir = readdir;
     assert.deepEqual(await search.filesContaining('Cache'), ['private/cache.ts', 'src/cache.ts'], 'a failed listing is not kept');
+  });
+});
+
+describe('mayBeListed', () => {
+  it('is false only for paths the listing never walks to: inside skipped or hidden folders, or a hidden file drift does not parse', () => {
+    // A name that may be a folder's (README.md, once deleted, may have been one) may hold listed files.
+    for (const listed of ['src/a.ts', 'src', 'lib/deep/er', 'py/util.py', '.eslintrc.js', 'src/.hidden.ts', 'README.md']) assert.equal(mayBeListed(listed), true, listed);
+    for (const unlisted of ['node_modules/x/a.ts', 'node_modules', '.git/index.lock', '.git', 'dist/extension.js', 'src/out/a.ts', '.vscode/settings.json', '.env']) {
+      assert.equal(mayBeListed(unlisted), false, unlisted);
+    }
   });
 });
