@@ -125,7 +125,8 @@ async function updateDriftedPages(services: Services, root: string | undefined):
       async (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         progress.report({ message: 'checking citations…' });
-        const { issues } = await drift.check({}, controller.signal);
+        // Fresh, as upkeep's check: tokens are about to be spent on what it finds, so no watcher's lag may hide a change.
+        const { issues } = await drift.check({ fresh: true }, controller.signal);
         const pages = await wiki.loadPages();
         const diffs = await citationDiffsOf(pages, issues, (citation, anchor) => drift.whatChanged(citation, anchor));
         const drifted = driftedPages(pages, issues, (issue) => diffs.get(issue));
