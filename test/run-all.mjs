@@ -97,7 +97,8 @@ function integrationSuites(prepareWorkspace) {
         const text = fs.readFileSync(todos, 'utf8');
         if (!text.includes(method)) throw new Error('demo/src/todos.ts changed: update the upkeep suite');
         fs.writeFileSync(todos, text.replace(method, ''));
-        return { folder, dirs: [folder], settings: { 'repoWiki.upkeep.interval': 'daily' }, env: { REPO_WIKI_UPKEEP_DELAY_MS: '3000' } };
+        // A model is set up (the key; the test points it at the mock Messages API), so the run offers updates.
+        return { folder, dirs: [folder], settings: { 'repoWiki.upkeep.interval': 'daily' }, env: { REPO_WIKI_UPKEEP_DELAY_MS: '3000', ANTHROPIC_API_KEY: 'sk-ant-upkeep-test-key' } };
       },
     },
     {

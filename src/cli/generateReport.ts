@@ -1,5 +1,6 @@
 import type { TokenBudget } from '../core/generate/budget';
-import type { GenerateProgress, GenerateReport } from '../core/generate/generate';
+import { WikiError } from '../core/errors';
+import type { GenerateProgress, GenerateReport, RunFailedError } from '../core/generate/generate';
 import type { Io } from './io';
 import type { ModelFlags } from './model';
 
@@ -37,8 +38,12 @@ export function spent(budget: TokenBudget, model: string): string {
   return `${budget.requests} request(s), ${budget.inputTokens} input and ${budget.outputTokens} output tokens of a budget of ${budget.limit} (${model}).`;
 }
 
-/** Why the run stopped early, if it did, on stderr; the exit code. */
-export function printStop(report: Pick<GenerateReport, 'stopped' | 'notAttempted'>, written: number, io: Io): number {
+/**
+ * Why the run stopped early, if it did, on stderr; the exit code: 130 cancelled, 2 the model
+ * failed, 1 a page was rejected (the run went on, but not every page made it), else 0. A budget
+ * stop alone is 0: it is the limit asked for, and running again resumes.
+ */
+export function printStop(report: Pick<GenerateReport, 'stopped' | 'notAttempted' | 'rejected'>, written: number, io: Io): number {
   if (report.stopped?.reason === 'budget') {
     io.err(`Stopped before the budget ran out: the next request could take ${report.stopped.needed} tokens and ${report.stopped.left} are left. ${report.notAttempted.length} page(s) not written; run again (with a larger --budget) to resume.`);
   } else if (report.stopped?.reason === 'cancelled') {
@@ -48,5 +53,17 @@ export function printStop(report: Pick<GenerateReport, 'stopped' | 'notAttempted
     io.err(`repo-wiki generate: stopped, the model failed: ${report.stopped.message} The ${written} page(s) written stay; run again to resume.`);
     return 2;
   }
+  if (report.rejected.length) {
+    io.err(`repo-wiki generate: exit code 1, ${report.rejected.length} page(s) rejected.`);
+    return 1;
+  }
   return 0;
+}
+
+/** A run that something other than the model stopped midway (a write, the disk): what failed, and that what it wrote before stays, logged. Exit 2. */
+export function printFailed(error: RunFailedError<unknown>, written: number, io: Io): number {
+  const what = error.failure instanceof WikiError ? error.failure.userMessage : error.message;
+  io.err(`repo-wiki generate: stopped, ${what}`);
+  io.err(`The ${written} page(s) written before it stay, and the run is logged; run again to resume.`);
+  return 2;
 }

@@ -3,7 +3,7 @@ import { DEFAULT_GENERATE_BUDGET, GENERATE_LIMITS } from '../../core/generate/de
 import type { GenerateReport, GenerateSettings } from '../../core/generate/generate';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
-import { generateLogEntry } from '../../core/generate/log';
+import { generateLogEntry, runLogged } from '../../core/generate/log';
 import { outlineInput, readSteering } from '../../core/generate/outlineInput';
 import { NO_STEERING } from '../../core/generate/steering';
 import { isLlmError } from '../../core/llm/languageModel';
@@ -12,7 +12,7 @@ import type { CliCommand } from '../command';
 import { confirm } from '../confirm';
 import type { Io } from '../io';
 import { missingModels, MODEL_ENVIRONMENT, modelFromEnv } from '../model';
-import { printRejected, printStop, progressOn, spent, type GenerateCliOptions } from '../generateReport';
+import { printFailed, printRejected, printStop, progressOn, spent, type GenerateCliOptions } from '../generateReport';
 import { MODEL_OPTIONS } from '../options';
 
 
@@ -48,8 +48,9 @@ export const generate: CliCommand = {
 
 /**
  * Drafts the outline, prints it, and writes its pages only with --yes or after a yes on a terminal;
- * one `generate` line is logged for a run that wrote. Exit 0 when the run ends (a page rejected or
- * the budget spent included: both are reported), 2 when it cannot start or the model fails, 130 on Ctrl+C.
+ * one `generate` line is logged for a run that wrote, also when a write fails midway. Exit 0 when
+ * the run ends (the budget spent included: it is reported), 1 when a page was rejected, 2 when it
+ * cannot start or something fails (the model, a write), 130 on Ctrl+C.
  */
 export async function generateCommand(core: LocalCore, options: GenerateCliOptions, io: Io): Promise<number> {
   const { wiki } = core;
@@ -60,7 +61,7 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
   }
   // The steering file shapes an outline; --update drafts none.
   const steering = options.update ? NO_STEERING : await readSteering(wiki, core.files);
-  const { draftOutline, writePages, OutlineRejectedError } = await import('../../core/generate/generate');
+  const { draftOutline, writePages, OutlineRejectedError, RunFailedError } = await import('../../core/generate/generate');
   const { headCommit } = await import('../../adapters/git/gitChanges');
   const budget = new TokenBudget(options.budget);
   const settings: GenerateSettings = { model: offer.name, ...GENERATE_LIMITS };
@@ -104,9 +105,13 @@ export async function generateCommand(core: LocalCore, options: GenerateCliOptio
       io.err(process.stdin.isTTY ? 'Not written.' : 'Not written: pass --yes to write these pages without a terminal.');
       return 0;
     }
-    const report = await writePages(deps, outline, write, steering.notes, controller.signal, progressOn(io, 'writing'));
-    await wiki.appendLog(generateLogEntry(report, budget));
-    return printReport(report, budget, io);
+    try {
+      const report = await runLogged(wiki, () => writePages(deps, outline, write, steering.notes, controller.signal, progressOn(io, 'writing')), (done) => generateLogEntry(done, budget));
+      return printReport(report, budget, io);
+    } catch (error) {
+      if (error instanceof RunFailedError) return printFailed(error, (error.report as GenerateReport).written.length, io);
+      throw error;
+    }
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

@@ -73,13 +73,35 @@ export interface GenerateProgress {
   onRetry?(info: { attempt: number; delayMs: number; status: number }): void;
 }
 
+/**
+ * Why a run ended before its last page: the budget would have been overrun, it was cancelled, no
+ * model answered, or something else failed (a write, say: then the run throws a `RunFailedError`).
+ */
+export type RunStop = { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' } | { reason: 'failed'; message: string } | { reason: 'error'; message: string };
+
+/** What a page's error does to the run: the model's errors stop it cleanly; anything else is an `error` stop. */
+export function runStop(error: unknown): RunStop {
+  if (error instanceof BudgetExhaustedError) return { reason: 'budget', needed: error.needed, left: error.left };
+  if (error instanceof LlmError) return error.kind === 'cancelled' ? { reason: 'cancelled' } : { reason: 'failed', message: error.message };
+  return { reason: 'error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Something other than the model failed midway (a write, the disk). `report` holds what the run
+ * accepted before it, so the caller can still log the run; `failure` is the error itself.
+ */
+export class RunFailedError<R> extends Error {
+  constructor(readonly report: R, readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+  }
+}
+
 export interface GenerateReport {
   written: string[];
   /** Valid pages the review declined; nothing of them was written. */
   declined: string[];
   rejected: { slug: string; problems: PlanProblem[] }[];
-  /** Why the run ended before the last page: the budget would have been overrun, it was cancelled, or no model answered. */
-  stopped?: { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' } | { reason: 'failed'; message: string };
+  stopped?: RunStop;
   /** Pages of the run not attempted (after a stop). */
   notAttempted: string[];
   model: string;
@@ -90,7 +112,7 @@ export interface GenerateReport {
  * contract. A plan that breaks the contract or cites what does not exist goes back once with its
  * problems; a second failure rejects the page and the run goes on. Each accepted page is written
  * at once (atomically, stamped with `commit`), so a stop keeps the pages already written. Logs nothing:
- * the caller logs the run once.
+ * the caller logs the run once (`runLogged`). A failure other than the model's throws a `RunFailedError`.
  */
 export async function writePages(deps: GenerateDeps, outline: readonly OutlinePage[], toWrite: readonly OutlinePage[], notes: string, signal?: AbortSignal, progress: GenerateProgress = {}): Promise<GenerateReport> {
   const report: GenerateReport = { written: [], declined: [], rejected: [], notAttempted: [], model: deps.settings.model };
@@ -104,9 +126,8 @@ export async function writePages(deps: GenerateDeps, outline: readonly OutlinePa
         if ('problems' in outcome) report.rejected.push({ slug: page.slug, problems: outcome.problems });
         else (outcome.written ? report.written : report.declined).push(page.slug);
       } catch (error) {
-        if (error instanceof BudgetExhaustedError) report.stopped = { reason: 'budget', needed: error.needed, left: error.left };
-        else if (error instanceof LlmError) report.stopped = error.kind === 'cancelled' ? { reason: 'cancelled' } : { reason: 'failed', message: error.message };
-        else throw error;
+        report.stopped = runStop(error);
+        if (report.stopped.reason === 'error') throw new RunFailedError({ ...report, notAttempted: toWrite.slice(index).map((rest) => rest.slug) }, error);
       }
     }
     if (report.stopped) {

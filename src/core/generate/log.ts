@@ -1,7 +1,25 @@
 import type { LogEntry } from '../model';
 import type { TokenBudget } from './budget';
-import type { GenerateReport } from './generate';
+import type { Wiki } from '../wiki/wiki';
+import { RunFailedError, type GenerateReport } from './generate';
 import type { UpdateReport } from './update';
+
+/**
+ * Runs a drafting or update run and appends its one `generate` line. When something other than
+ * the model fails midway, the line (with what was accepted before the failure) is still appended,
+ * then the `RunFailedError` is rethrown: the log never loses pages that were written.
+ */
+export async function runLogged<R>(wiki: Wiki, run: () => Promise<R>, entry: (report: R) => Omit<LogEntry, 'ts'>): Promise<R> {
+  let report: R;
+  try {
+    report = await run();
+  } catch (error) {
+    if (error instanceof RunFailedError) await wiki.appendLog(entry(error.report as R));
+    throw error;
+  }
+  await wiki.appendLog(entry(report));
+  return report;
+}
 
 /** The one `generate` line of a drafting run, as the CLI and the extension log it. */
 export function generateLogEntry(report: GenerateReport, budget: TokenBudget): Omit<LogEntry, 'ts'> {

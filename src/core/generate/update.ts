@@ -4,10 +4,10 @@ import { DriftCode } from '../drift/driftCodes';
 import type { DriftIssue } from '../drift/driftEngine';
 import { parsePlan, PLAN_TOPICS, type PlanProblem } from '../ingest/plan';
 import { repairMessage } from '../ingest/prompt';
-import { LlmError, type ChatMessage, type SystemBlock } from '../llm/languageModel';
+import type { ChatMessage, SystemBlock } from '../llm/languageModel';
 import type { WikiPage } from '../model';
-import { BudgetExhaustedError, budgetedModel } from './budget';
-import { preparePage, writeReviewed, type GenerateDeps, type GenerateProgress } from './generate';
+import { budgetedModel } from './budget';
+import { preparePage, RunFailedError, runStop, writeReviewed, type GenerateDeps, type GenerateProgress, type RunStop } from './generate';
 
 /** The drift an update revisits: code that changed, moved, was renamed or is gone. */
 export const REVISITED: readonly DriftCode[] = [DriftCode.BodyChanged, DriftCode.SignatureChanged, DriftCode.TypeChanged, DriftCode.MovedSymbol, DriftCode.RenamedSymbol, DriftCode.MissingFile, DriftCode.MissingSymbol];
@@ -53,7 +53,7 @@ export interface UpdateReport {
   declined: string[];
   restamped: string[];
   rejected: { slug: string; problems: PlanProblem[] }[];
-  stopped?: { reason: 'budget'; needed: number; left: number } | { reason: 'cancelled' } | { reason: 'failed'; message: string };
+  stopped?: RunStop;
   notAttempted: string[];
   model: string;
 }
@@ -87,7 +87,8 @@ Rules:
  * Revisits each drifted page: the model gets the page, its changed citations with their diffs,
  * and the tools; it answers with the smallest edit (a plan through ingest's validation, written at
  * once) or an empty plan (only a re-stamp). One repair, then the page is rejected. Pages without
- * drift are never sent. Logs nothing: the caller logs the run once.
+ * drift are never sent. Logs nothing: the caller logs the run once (`runLogged`). A failure other
+ * than the model's throws a `RunFailedError`.
  */
 export async function updatePages(deps: UpdateDeps, drifted: readonly DriftedPage[], signal?: AbortSignal, progress: GenerateProgress = {}): Promise<UpdateReport> {
   const report: UpdateReport = { updated: [], declined: [], restamped: [], rejected: [], notAttempted: [], model: deps.settings.model };
@@ -100,9 +101,8 @@ export async function updatePages(deps: UpdateDeps, drifted: readonly DriftedPag
         if ('problems' in outcome) report.rejected.push({ slug: item.page.slug, problems: outcome.problems });
         else ({ updated: report.updated, restamped: report.restamped, declined: report.declined })[outcome.done].push(item.page.slug);
       } catch (error) {
-        if (error instanceof BudgetExhaustedError) report.stopped = { reason: 'budget', needed: error.needed, left: error.left };
-        else if (error instanceof LlmError) report.stopped = error.kind === 'cancelled' ? { reason: 'cancelled' } : { reason: 'failed', message: error.message };
-        else throw error;
+        report.stopped = runStop(error);
+        if (report.stopped.reason === 'error') throw new RunFailedError({ ...report, notAttempted: drifted.slice(index).map((rest) => rest.page.slug) }, error);
       }
     }
     if (report.stopped) {

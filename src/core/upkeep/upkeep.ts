@@ -1,5 +1,5 @@
 import { DriftCode } from '../drift/driftCodes';
-import type { DriftReport } from '../drift/driftEngine';
+import type { DriftIssue, DriftReport } from '../drift/driftEngine';
 import type { PageFrontmatter, WikiPage } from '../model';
 import type { Wiki, WikiWrites } from '../wiki/wiki';
 
@@ -125,6 +125,8 @@ async function applyLocked(wiki: Wiki, writes: WikiWrites, plan: UpkeepPlan, tod
 export interface UpkeepRun {
   plan: UpkeepPlan;
   pagesChecked: number;
+  /** The drift the plan was made from (the editor offers updates for some of it). */
+  issues: readonly DriftIssue[];
   /** Undefined in a dry run. */
   result?: UpkeepResult;
 }
@@ -138,7 +140,7 @@ export async function runUpkeep(
   const pages = await wiki.loadPages();
   const [report, lastChanged] = await Promise.all([deps.check(pages), deps.lastChanged()]);
   const plan = planUpkeep(pages, report, { today: options.today, archiveAfterDays: options.archiveAfterDays, lastChanged });
-  return { plan, pagesChecked: pages.length, ...(options.dryRun ? {} : { result: await applyUpkeep(wiki, plan, options.today) }) };
+  return { plan, pagesChecked: pages.length, issues: report.issues, ...(options.dryRun ? {} : { result: await applyUpkeep(wiki, plan, options.today) }) };
 }
 
 export function upkeepSummary(plan: UpkeepPlan): string {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { BudgetExhaustedError, TokenBudget } from '../../core/generate/budget';
 import { DEFAULT_GENERATE_BUDGET, GENERATE_LIMITS } from '../../core/generate/defaults';
-import { draftOutline, OutlineRejectedError, writePages, type GenerateDeps, type GenerateProgress, type GenerateReport } from '../../core/generate/generate';
-import { generateLogEntry, updateLogEntry } from '../../core/generate/log';
+import { draftOutline, OutlineRejectedError, RunFailedError, writePages, type GenerateDeps, type GenerateProgress, type GenerateReport } from '../../core/generate/generate';
+import { generateLogEntry, runLogged, updateLogEntry } from '../../core/generate/log';
 import { outlineInput, readSteering } from '../../core/generate/outlineInput';
 import type { OutlinePage } from '../../core/generate/outline';
 import { pagesToWrite } from '../../core/generate/resume';
@@ -93,10 +93,10 @@ async function draftWiki(services: Services): Promise<GenerateReport | undefined
       { location: vscode.ProgressLocation.Notification, title: 'Repo Wiki: drafting the wiki', cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
-        return writePages({ ...deps, review: reviewEachPage(wiki, 'Draft') }, outline, chosen, steering.notes, controller.signal, pageProgress(progress, deps.budget, chosen));
+        const write = () => writePages({ ...deps, review: reviewEachPage(wiki, 'Draft') }, outline, chosen, steering.notes, controller.signal, pageProgress(progress, deps.budget, chosen));
+        return runLogged(wiki, write, (done) => generateLogEntry(done, deps.budget));
       },
     );
-    await wiki.appendLog(generateLogEntry(report, deps.budget));
     if (report.written.length) services.wikis.notifyChanged(wiki);
     reportRun(services, wiki, report, deps.budget);
     return report;
@@ -125,20 +125,21 @@ async function updateDriftedPages(services: Services, root: string | undefined):
       async (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         progress.report({ message: 'checking citations…' });
-        const { issues } = await drift.check({}, controller.signal);
+        // Fresh, as upkeep's check: tokens are about to be spent on what it finds, so no watcher's lag may hide a change.
+        const { issues } = await drift.check({ fresh: true }, controller.signal);
         const pages = await wiki.loadPages();
         const diffs = await citationDiffsOf(pages, issues, (citation, anchor) => drift.whatChanged(citation, anchor));
         const drifted = driftedPages(pages, issues, (issue) => diffs.get(issue));
         if (!drifted.length) return undefined;
         const restamp = async (slug: string, citations: readonly string[]) => void (await drift.stamp(slug, { citations: [...citations] }));
-        return updatePages({ ...deps, restamp, review: reviewEachPage(wiki, 'Update') }, drifted, controller.signal, pageProgress(progress, deps.budget, []));
+        const update = () => updatePages({ ...deps, restamp, review: reviewEachPage(wiki, 'Update') }, drifted, controller.signal, pageProgress(progress, deps.budget, []));
+        return runLogged(wiki, update, (done) => updateLogEntry(done, deps.budget));
       },
     );
     if (!report) {
       void vscode.window.showInformationMessage(`${action}: no page has drift to revisit (changed, moved, renamed or missing code); nothing was sent.`);
       return undefined;
     }
-    await wiki.appendLog(updateLogEntry(report, deps.budget));
     services.wikis.notifyChanged(wiki);
     for (const { slug, problems } of report.rejected) services.output.warn(`${action}: rejected ${slug}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
     const parts = [`${report.updated.length} updated`, `${report.restamped.length} re-stamped`, report.declined.length && `${report.declined.length} declined in review`, report.rejected.length && `${report.rejected.length} rejected (see the output)`].filter(Boolean).join(', ');
@@ -227,6 +228,12 @@ function spentText(budget: TokenBudget, model: string): string {
 }
 
 function reportFailure(services: Services, error: unknown, action = ACTION): void {
+  if (error instanceof RunFailedError) {
+    // The pages accepted before the failure were written and the run logged.
+    services.output.warn(`${action}: stopped midway; the pages accepted before it stay, and the run is logged.`);
+    showError(services.output, action, error.failure);
+    return;
+  }
   if (isLlmError(error)) {
     if (error.kind === 'cancelled') {
       void vscode.window.showInformationMessage(`${action}: cancelled; the pages accepted stay.`);

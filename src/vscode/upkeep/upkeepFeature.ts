@@ -3,13 +3,18 @@ import { UPKEEP_DEFAULTS } from '../../core/defaults';
 import { lastChanged } from '../../core/pages/pageAge';
 import { isUpkeepInterval, upkeepDue, type UpkeepInterval } from '../../core/upkeep/schedule';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepRun } from '../../core/upkeep/upkeep';
+import type { UpdateOffer } from '../../core/upkeep/updateOffer';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
+import { offerUpdates, setOfferAsker } from './updateOffer';
 
-/** Integration tests wait for a scheduled run through this. */
+/** Integration tests wait for a scheduled run, and answer its offer to propose updates, through this. */
 export interface UpkeepHooks {
   lastRun(root: string): { at: number; run: UpkeepRun } | undefined;
+  /** What the last scheduled run decided about offering updates. */
+  lastOffer(root: string): UpdateOffer | undefined;
+  setOfferAsker: typeof setOfferAsker;
 }
 
 const CHECK_EVERY_MS = 60 * 60 * 1000;
@@ -21,11 +26,13 @@ const lastRunKey = (root: string) => `repoWiki.upkeep.lastRun:${root}`;
  * Upkeep in the editor: "Run wiki upkeep now", and a schedule (`repoWiki.upkeep.interval`) that
  * runs it in the background, in trusted workspaces only, with a status-bar message. The last run
  * per wiki is remembered in workspace state, so a daily upkeep runs once a day however often the
- * window is reopened.
+ * window is reopened. After a scheduled run, pages whose cited code changed can be offered to the
+ * librarian for updates (./updateOffer.ts), never applied without review.
  */
 export const upkeepFeature = {
   activate(context: vscode.ExtensionContext, services: Services): { upkeep: UpkeepHooks } {
     const runs = new Map<string, { at: number; run: UpkeepRun }>();
+    const offers = new Map<string, UpdateOffer>();
     const running = new Set<string>();
 
     const upkeep = async (wiki: Wiki, progress?: vscode.Progress<{ message?: string }>): Promise<UpkeepRun | undefined> => {
@@ -62,6 +69,8 @@ export const upkeepFeature = {
         try {
           const run = await upkeep(wiki);
           if (run) vscode.window.setStatusBarMessage(`$(check) Repo Wiki upkeep: ${isEmptyPlan(run.plan) ? 'nothing to change' : upkeepSummary(run.plan)}`, 15_000);
+          // At most one offer per run, and none for pages already offered.
+          if (run) offers.set(wiki.root, await offerUpdates(context, services, wiki, run.issues));
           // The librarian's check is advice, never a status change; it runs only when enabled, within its caps and minAgeDays.
           if (run && vscode.workspace.getConfiguration('repoWiki.lint.llm', vscode.Uri.file(wiki.root)).get<boolean>('enabled')) {
             await vscode.commands.executeCommand('repoWiki.lintWithLibrarian', { root: wiki.root, background: true });
@@ -99,6 +108,6 @@ export const upkeepFeature = {
         }
       }),
     );
-    return { upkeep: { lastRun: (root) => runs.get(root) } };
+    return { upkeep: { lastRun: (root) => runs.get(root), lastOffer: (root) => offers.get(root), setOfferAsker } };
   },
 };

@@ -81,17 +81,33 @@ describe('repo-wiki generate', function () {
     assert.ok(!JSON.parse(drift.stdout).issues.some((issue: { page: string }) => issue.page.includes('gen-')), 'the generated pages have no drift');
   });
 
-  it('sends an invented citation back once, then rejects that page and writes the others', async () => {
+  it('sends an invented citation back once, then rejects that page, writes the others and exits 1', async () => {
     const invented = pageReply(0, 'src/todos.ts:TodoStore.teleport');
     mock.script(outlineReply(), invented, invented, ...OUTLINE.slice(1).map((_, i) => pageReply(i + 1)));
     const result = await cli(['generate', '--workspace', ws, '--yes'], env());
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 1, 'a rejected page fails the run (exit 1), though the others are written');
+    assert.match(result.stderr, /repo-wiki generate: exit code 1, 1 page\(s\) rejected\./);
     assert.match(sent(2), /src\/todos\.ts:TodoStore\.teleport does not resolve/, 'the repair request names the problem');
     assert.match(result.stderr, /rejected gen-1:\n {2}\$?pages\[0\]\.citations: src\/todos\.ts:TodoStore\.teleport does not resolve/);
     assert.match(result.stdout, /Written: 7 page\(s\); rejected 1 \(gen-1\)/);
     assert.ok(!fs.existsSync(page('gen-1')));
     assert.ok(fs.existsSync(page('gen-8')));
     assert.deepEqual(generateLines().map((line) => line.rejected), [['gen-1']]);
+  });
+
+  it('a write that fails midway still logs the run, with the page written before it, then exits 2 naming the failure', async () => {
+    // A folder where the second page goes: listing the pages skips it, writing the page fails.
+    fs.mkdirSync(page('gen-2'));
+    mock.script(outlineReply(), pageReply(0), pageReply(1), pageReply(2));
+    const result = await cli(['generate', '--workspace', ws, '--yes'], env());
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /repo-wiki generate: stopped, .*gen-2\.md/);
+    assert.match(result.stderr, /The 1 page\(s\) written before it stay, and the run is logged; run again to resume\./);
+    assert.ok(fs.existsSync(page('gen-1')));
+    assert.equal(mock.requests.length, 3, 'no page is asked for after the failure');
+    const lines = generateLines();
+    assert.equal(lines.length, 1, logText());
+    assert.deepEqual([lines[0].written, lines[0].stopped], [['gen-1'], 'error']);
   });
 
   it('stops cleanly before the budget is overrun, and a second run resumes, skipping the pages written', async () => {

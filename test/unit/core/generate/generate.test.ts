@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { BudgetExhaustedError, budgetedModel, TokenBudget } from '../../../../src/core/generate/budget';
-import { draftOutline, OutlineRejectedError, writePages, type GenerateDeps } from '../../../../src/core/generate/generate';
+import { draftOutline, OutlineRejectedError, RunFailedError, writePages, type GenerateDeps, type GenerateReport } from '../../../../src/core/generate/generate';
+import { generateLogEntry, runLogged } from '../../../../src/core/generate/log';
 import { parseOutline, type OutlinePage } from '../../../../src/core/generate/outline';
 import { pagesToWrite } from '../../../../src/core/generate/resume';
 import { NO_STEERING, parseSteering } from '../../../../src/core/generate/steering';
@@ -201,6 +202,23 @@ describe('generate: writing the pages', () => {
     assert.deepEqual(report.written, ['page-1']);
     assert.deepEqual(report.stopped, { reason: 'failed', message: 'The API is overloaded.' });
     assert.deepEqual(report.notAttempted, ['page-2']);
+  });
+
+  it('a write that fails midway fails the run, and runLogged still logs the page written before it, then rethrows', async () => {
+    const wiki = await emptyWiki();
+    const outline = outlinePages(3);
+    const model = new ScriptedModel([pagePlan('page-1'), pagePlan('page-2', 'src/errors.ts:HttpError')]);
+    const exclusive = wiki.exclusive.bind(wiki);
+    let writes = 0;
+    wiki.exclusive = ((work) => (++writes > 1 ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })) : exclusive(work))) as typeof wiki.exclusive;
+    const budget = new TokenBudget(1_000_000);
+    const failed: unknown = await runLogged(wiki, () => writePages(deps(wiki, model, budget), outline, outline, ''), (report) => generateLogEntry(report, budget)).then(() => undefined, (error: unknown) => error);
+    assert.ok(failed instanceof RunFailedError, String(failed));
+    assert.equal((failed.failure as NodeJS.ErrnoException).code, 'ENOSPC');
+    const report = failed.report as GenerateReport;
+    assert.deepEqual([report.written, report.stopped, report.notAttempted], [['page-1'], { reason: 'error', message: 'ENOSPC: no space left on device' }, ['page-2', 'page-3']]);
+    const { entries } = await wiki.readLog();
+    assert.deepEqual(entries.map((entry) => [entry.op, entry.written, entry.stopped]), [['generate', ['page-1'], 'error']], 'one line, with what was accepted');
   });
 
   it('Ctrl+C stops the run cleanly, keeping the pages written', async () => {

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { TokenBudget } from '../../../../src/core/generate/budget';
-import { driftedPages, updatePages, type UpdateDeps } from '../../../../src/core/generate/update';
+import { RunFailedError } from '../../../../src/core/generate/generate';
+import { runLogged, updateLogEntry } from '../../../../src/core/generate/log';
+import { driftedPages, updatePages, type UpdateDeps, type UpdateReport } from '../../../../src/core/generate/update';
 import type { CitationResolver } from '../../../../src/core/ingest/changes';
 import type { DriftIssue } from '../../../../src/core/drift/driftEngine';
 import { messageText, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../../../src/core/llm/languageModel';
@@ -82,5 +84,17 @@ describe('generate --update', () => {
     const moved = await updatePages(deps, driftedPages(pages, [issue('pipeline', 'moved-symbol', 'src/pipeline.ts:Pipeline.run')], () => undefined));
     assert.deepEqual(moved.rejected.map((r) => r.slug), ['pipeline']);
     assert.match(messageText(model.requests[2].messages.at(-1)!), /must update the page: src\/pipeline\.ts:Pipeline\.run is moved symbol/);
+  });
+
+  it('a re-stamp that fails midway fails the run; runLogged still logs the run, then rethrows', async () => {
+    const { wiki, deps } = await setUp([JSON.stringify({ pages: [], corroborate: [], links: [] })]);
+    const pages = await wiki.loadPages();
+    const failing: UpdateDeps = { ...deps, restamp: () => Promise.reject(new Error('EACCES: permission denied')) };
+    const drifted = driftedPages(pages, [issue('pipeline', 'body-changed', 'src/pipeline.ts:Pipeline.run')], () => DIFF);
+    const failed: unknown = await runLogged(wiki, () => updatePages(failing, drifted), (report) => updateLogEntry(report, deps.budget)).then(() => undefined, (error: unknown) => error);
+    assert.ok(failed instanceof RunFailedError, String(failed));
+    assert.deepEqual([(failed.report as UpdateReport).stopped, (failed.report as UpdateReport).notAttempted], [{ reason: 'error', message: 'EACCES: permission denied' }, ['pipeline']]);
+    const { entries } = await wiki.readLog();
+    assert.deepEqual(entries.map((entry) => [entry.op, entry.update, entry.stopped]), [['generate', true, 'error']]);
   });
 });
