@@ -4,7 +4,7 @@
 // bundled alike (esbuild, as the extension and the CLI ship them).
 // Goals: open + first list under 150 ms p95 at 10,000; a durable append under 5 ms p95 at every size.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, writeSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -112,6 +112,24 @@ async function measureAppends(module, dir, conversations) {
   return stats(samples);
 }
 
+/** The disk's own floor: the same bytes written and fdatasynced to a plain file, as the journal does. */
+function measureFsyncFloor(dir) {
+  const fd = openSync(join(dir, 'floor.jsonl'), 'a');
+  const line = Buffer.from(`\n${JSON.stringify(turn('floor', new Date().toISOString()))}\n`);
+  const samples = [];
+  try {
+    for (let i = 0; i < APPENDS; i++) {
+      const t = performance.now();
+      writeSync(fd, line);
+      fdatasyncSync(fd);
+      samples.push(performance.now() - t);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return stats(samples);
+}
+
 const baselineModule = await bundleBaselineStore();
 const newStoreModule = await bundleStore(ROOT, 'conversationStore');
 console.log(`conversation store: the catalog and turn shards against the single-file store of ${BASELINE_COMMIT} (load ${loadavg()[0].toFixed(1)})`);
@@ -134,6 +152,8 @@ for (const size of SIZES) {
   row(`open + first list (${OPEN_RUNS} processes)`, (s) => s.open.list);
   row('  ...+ open the latest conversation', (s) => s.open.firstConversation);
   row(`durable append (${APPENDS} turns)`, (s) => s.append);
+  const floor = measureFsyncFloor(sharded.dir);
+  console.log(`    ${'  floor: write + fdatasync alone'.padEnd(36)} p50 ${ms(floor.p50)} p95 ${ms(floor.p95)}`);
   if (size === SIZES.at(-1)) openOk = sharded.open.list.p95 < GOALS.openMs;
   appendOk &&= sharded.append.p95 < GOALS.appendMs;
   for (const store of [baseline, sharded]) rmSync(store.dir, { recursive: true, force: true });
