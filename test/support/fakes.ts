@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { PLACEHOLDER_TITLE_SOURCES, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SearchHit, type Turn } from '../../src/core/chat/conversation';
 import { FileAccessError } from '../../src/core/errors';
+import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../src/core/llm/languageModel';
 import type { Clock, FileStat, FileSystem, ReadOptions } from '../../src/core/ports';
 
 /**
@@ -253,4 +254,18 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** A model that replies with the scripted texts in order (or throws the scripted error), recording every request. */
+export class ScriptedModel implements LanguageModel {
+  readonly requests: CompletionRequest[] = [];
+  constructor(private readonly replies: (string | LlmError)[]) {}
+
+  async complete(request: CompletionRequest, callbacks: StreamCallbacks) {
+    this.requests.push(request);
+    const reply = this.replies.shift() ?? 'default answer';
+    if (reply instanceof LlmError) throw reply;
+    callbacks.onText(reply);
+    return { text: reply, model: 'claude-test-1', inputTokens: 10, outputTokens: 5, stopReason: 'end_turn' as const };
+  }
 }

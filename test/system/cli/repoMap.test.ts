@@ -107,7 +107,8 @@ describe('repo-wiki map', function () {
     assert.match(run.stderr, /--tokens must be a positive whole number/);
   });
 
-  it('after a save, maps again parsing only the saved file', async () => {
+  /** A map of the fixture that records each file it parses. */
+  function countingMap(options?: { watched: boolean }) {
     const files = new WorkspaceFiles(ws, { syncReads: true });
     const parser = new SourceParser(false);
     const parsed: string[] = [];
@@ -117,7 +118,12 @@ describe('repo-wiki map', function () {
         await parser.prepare(relPath);
         return [...parser.parse(relPath, text).symbols.values()];
       },
-    }));
+    }), options);
+    return { map, parsed };
+  }
+
+  it('after a save, maps again parsing only the saved file', async () => {
+    const { map, parsed } = countingMap();
     await map.map();
     assert.ok(parsed.length >= Object.keys(LANGUAGE_FILES).length);
     parsed.length = 0;
@@ -131,16 +137,7 @@ describe('repo-wiki map', function () {
   });
 
   it('watched, as the extension\'s map: reads only the files it is told of, and lists again when one comes or goes', async () => {
-    const files = new WorkspaceFiles(ws, { syncReads: true });
-    const parser = new SourceParser(false);
-    const parsed: string[] = [];
-    const map = new RepoMap(new SourceFactsReader(ws, files, () => new WorkspaceSearch(ws, files).sourceFiles(), {
-      symbolsOf: async (relPath, text) => {
-        parsed.push(relPath);
-        await parser.prepare(relPath);
-        return [...parser.parse(relPath, text).symbols.values()];
-      },
-    }), { watched: true });
+    const { map, parsed } = countingMap({ watched: true });
     await map.map();
     parsed.length = 0;
     fs.appendFileSync(path.join(ws, 'go/server.go'), '\nfunc GoToldOf() *HubRegistry {\n\treturn nil\n}\n');

@@ -7,27 +7,13 @@ import { parseConversationExport } from '../../../../src/core/chat/import';
 import { forkForEdit, rangeOfTurnIndexes } from '../../../../src/core/chat/lineage';
 import { cleanTitle, TITLE_PROMPT } from '../../../../src/core/chat/title';
 import { WikiError } from '../../../../src/core/errors';
-import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../../../src/core/llm/languageModel';
+import { LlmError } from '../../../../src/core/llm/languageModel';
 import { Wiki } from '../../../../src/core/wiki/wiki';
 import { parseWebviewMessage } from '../../../../src/shared/protocol';
-import { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText } from '../../../support/fakes';
+import { fixedClock, MemoryConversationStore, MemoryFileSystem, pageText, ScriptedModel } from '../../../support/fakes';
 
 const ROOT = '/ws';
 const SETTINGS: ChatSettings = { model: 'claude-test', maxTokens: 1000, maxPriorTurns: 5, priorAnswerChars: 500, pagesPerTurn: 3, maxToolRounds: 0, toolTokenBudget: 100_000 };
-
-/** Replies in order; records every request, so a test sees which call was the title's. */
-class ScriptedModel implements LanguageModel {
-  readonly requests: CompletionRequest[] = [];
-  constructor(private readonly replies: (string | LlmError)[]) {}
-
-  async complete(request: CompletionRequest, callbacks: StreamCallbacks) {
-    this.requests.push(request);
-    const reply = this.replies.shift() ?? 'default answer';
-    if (reply instanceof LlmError) throw reply;
-    callbacks.onText(reply);
-    return { text: reply, model: 'claude-test-1', inputTokens: 10, outputTokens: 5, stopReason: 'end_turn' };
-  }
-}
 
 async function setUp(choice: ModelChoice) {
   const fs = new MemoryFileSystem();

@@ -4,26 +4,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openConversationStore, type SqlJsConversationStore } from '../../../../src/adapters/store/sqlJsConversationStore';
 import { ChatService, type ChatSettings } from '../../../../src/core/chat/chatService';
-import { LlmError, messageText, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../../../src/core/llm/languageModel';
+import { LlmError, messageText, type CompletionRequest, type LanguageModel } from '../../../../src/core/llm/languageModel';
 import { WikiError } from '../../../../src/core/errors';
 import type { WikiPage } from '../../../../src/core/model';
 import { Wiki } from '../../../../src/core/wiki/wiki';
-import { fixedClock, MemoryFileSystem, pageText } from '../../../support/fakes';
+import { fixedClock, MemoryFileSystem, pageText, ScriptedModel } from '../../../support/fakes';
 
 const SETTINGS: ChatSettings = { model: 'claude-test', maxTokens: 1000, maxPriorTurns: 5, priorAnswerChars: 500, pagesPerTurn: 3, maxToolRounds: 8, toolTokenBudget: 100_000 };
-
-/** Answers with the scripted replies in order, recording what each request carried. */
-class ScriptedModel implements LanguageModel {
-  readonly requests: CompletionRequest[] = [];
-  constructor(private readonly replies: (string | LlmError)[]) {}
-  async complete(request: CompletionRequest, callbacks: StreamCallbacks) {
-    this.requests.push(request);
-    const reply = this.replies.shift() ?? 'default answer';
-    if (reply instanceof LlmError) throw reply;
-    callbacks.onText(reply);
-    return { text: reply, model: 'claude-test-1', inputTokens: 10, outputTokens: 5, stopReason: 'end_turn' };
-  }
-}
 
 describe('Retry keeps both answers as siblings (real store)', () => {
   let dir: string;
