@@ -113,6 +113,8 @@ export type WebviewToHost =
   /** Ask question `turnIndex` (0-based) again, edited: the host forks before it; the original stays. */
   | { type: 'editQuestion'; requestId: string; conversationId: string; turnIndex: number; question: string }
   | { type: 'newConversation' }
+  /** The history is shown: list the conversations again (the terminal or another window may have added some). */
+  | { type: 'listConversations' }
   | { type: 'openConversation'; conversationId: string }
   | { type: 'search'; query: string }
   | { type: 'rename'; conversationId: string; title: string }
@@ -179,6 +181,7 @@ const WEBVIEW_MESSAGES: Record<WebviewToHost['type'], [Record<string, (v: unknow
   // The host also checks the index against the conversation's turns.
   editQuestion: [{ requestId: isId, conversationId: isId, turnIndex: isTurnIndex, question: (v) => isText(MAX_QUESTION_CHARS)(v) && v.trim().length > 0 }],
   newConversation: [{}],
+  listConversations: [{}],
   openConversation: [{ conversationId: isId }],
   search: [{ query: isText(MAX_SEARCH_CHARS) }],
   rename: [{ conversationId: isId, title: (v) => isText(MAX_TITLE_CHARS)(v) && v.trim().length > 0 }],

@@ -91,6 +91,8 @@ function setPanel(next: Panel, focus = true): void {
   chat.root.hidden = panel !== 'chat';
   history.root.hidden = panel !== 'history';
   if (panel === 'chat') chat.restoreScroll();
+  // The terminal (repo-wiki query --conversation) or another window may have added conversations.
+  else post({ type: 'listConversations' });
   closeMenu();
   if (focus) (panel === 'history' ? history.focus() : chat.focusInput());
   refresh();

@@ -31,6 +31,8 @@ describe('Retry siblings and fork lineage in the real workbench', function () {
     // Room for the conversation: the Pages view above the chat is folded.
     const pages = page.locator('.pane-header', { hasText: /^Pages/i });
     if ((await pages.getAttribute('aria-expanded')) === 'true') await pages.locator('h3.title').click();
+    await page.locator('.pane-header[aria-expanded="false"]', { hasText: /^Pages/i }).waitFor({ timeout: 10000 });
+    await page.waitForTimeout(500); // the chat view moves up into the room: let the layout settle before clicking in it
   });
 
   after(async () => {
@@ -41,8 +43,12 @@ describe('Retry siblings and fork lineage in the real workbench', function () {
 
   async function ask(question: string, answer: string): Promise<void> {
     mock.script({ text: answer });
-    await chat().locator('#question').fill(question);
-    await chat().locator('button#send:not([disabled])').click();
+    const input = chat().locator('#question');
+    await input.fill(question);
+    // Send is enabled once there is a question and the last answer is done. Enter sends; a key press
+    // does not depend on where the view is laid out, as a click does.
+    await chat().locator('button#send:not([disabled])').waitFor({ timeout: 30000 });
+    await input.press('Enter');
     await chat().locator('.message.answer', { hasText: answer.split('[[')[0].trim().slice(0, 30) }).waitFor({ timeout: 30000 });
   }
 

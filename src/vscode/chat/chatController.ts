@@ -47,6 +47,7 @@ export class ChatController implements vscode.Disposable {
     switch (message.type) {
       case 'ask': return this.ask(message.requestId, message.question, message.conversationId, message.selectionId ? this.takeSelection(message.selectionId) : undefined);
       case 'retry': return this.retry(message.requestId, message.conversationId);
+      case 'listConversations': return this.postConversations();
       case 'showSibling': return this.showSibling(message.conversationId, message.turnIndex, message.sibling);
       case 'editQuestion': return this.runTurn(message.requestId, (chat, events, signal) => chat.edit({ conversationId: message.conversationId, turnIndex: message.turnIndex, question: message.question }, events, signal));
       case 'stop': return void this.inflight.get(message.requestId)?.abort();

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HostToWebview } from '../../../src/shared/protocol';
@@ -182,5 +183,24 @@ describe('Chat view follow-ups in a real VS Code extension host', () => {
 
     await chat.send({ type: 'showSibling', conversationId: id, turnIndex: 1, sibling: 7 });
     assert.match(last('notice')!.message, /has no answer 8/);
+  });
+  it('a conversation started in the terminal appears in the editor\'s history, and continues there', async () => {
+    // The real CLI, on the same per-user store the extension host uses (REPO_WIKI_DATA_DIR is set for it).
+    const cli = path.resolve(__dirname, '../../../../dist/cli.js');
+    const run = spawnSync(process.execPath, [cli, 'query', 'What does the router match on?', '--conversation', 'from-terminal', '--workspace', root, '--offline'], {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8', timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /Conversation from-terminal · turn 1/);
+
+    await chat.send({ type: 'listConversations' }); // the history panel asks for this when shown
+    assert.ok(listed().some((c) => c.id === 'from-terminal' && c.turnCount === 1), JSON.stringify(listed().map((c) => c.id)));
+    const opened = await chat.send({ type: 'openConversation', conversationId: 'from-terminal' }).then(() => last('conversation')!);
+    assert.equal(opened.turns[0].question, 'What does the router match on?');
+
+    mock.script({ text: 'Method first, then the path segments.' });
+    await chat.send({ type: 'ask', requestId: `t${Date.now()}`, conversationId: 'from-terminal', question: 'And in which order?' });
+    const sent = mock.requests.at(-1)!.body.messages.map((m: { content: unknown }) => textOf(m.content));
+    assert.equal(sent[0], 'What does the router match on?', 'the terminal\'s turn is the editor\'s prior context');
   });
 });
