@@ -1,6 +1,6 @@
 import type { MemberOffer } from '../../core/llm/modelChain';
 import type { ModelRef } from '../../core/llm/modelRef';
-import { checkEndpoint, KEY_ENVIRONMENT, type ProviderSettings } from '../../core/llm/providerSettings';
+import { checkEndpoint, checkOllamaHost, KEY_ENVIRONMENT, type ProviderSettings } from '../../core/llm/providerSettings';
 import { AnthropicModel } from './anthropicModel';
 import { DEFAULT_OLLAMA_HOST, listOllamaModels, OllamaModel } from './ollamaModel';
 import { OpenAiModel } from './openAiModel';
@@ -34,7 +34,7 @@ export function providerAdapter(ref: ModelRef, settings: ProviderSettings): Memb
       return { adapter: new OpenAiModel({ provider: 'azure', model: ref.model, apiKey, endpoint, apiVersion: settings.azure.apiVersion?.trim() || undefined, contextWindow }) };
     }
     case 'ollama':
-      return { adapter: new OllamaModel({ model: ref.model, host: checkEndpoint(settings.ollama.host ?? '', 'The Ollama host (repoWiki.llm.ollama.host, OLLAMA_HOST)') ?? DEFAULT_OLLAMA_HOST, contextWindow }) };
+      return { adapter: new OllamaModel({ model: ref.model, host: checkOllamaHost(settings.ollama.host ?? '', 'The Ollama host (repoWiki.llm.ollama.host, OLLAMA_HOST)') ?? DEFAULT_OLLAMA_HOST, contextWindow }) };
     case 'vscode':
       return { missing: 'VS Code language models are only available inside VS Code.' };
   }

@@ -31,6 +31,19 @@ export function checkEndpoint(value: string, setting: string): string | undefine
   return text.replace(/\/+$/, '');
 }
 
+const OLLAMA_PORT = 11434;
+
+/**
+ * An Ollama host as OLLAMA_HOST is written for Ollama itself: `http://host:port`, or a bare
+ * `host:port`, `host` or `:port`, which Ollama reads as http on 127.0.0.1 and port 11434 when left out.
+ */
+export function checkOllamaHost(value: string, setting: string): string | undefined {
+  const text = value.trim();
+  if (!text || /^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return checkEndpoint(text, setting);
+  const hostPort = text.startsWith(':') ? `127.0.0.1${text}` : text;
+  return checkEndpoint(`http://${/:\d+(\/|$)/.test(hostPort) ? hostPort : hostPort.replace(/^([^/]+)/, `$1:${OLLAMA_PORT}`)}`, setting);
+}
+
 export class EndpointError extends Error {
   constructor(message: string) {
     super(message);

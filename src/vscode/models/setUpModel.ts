@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { MODEL_DEFAULTS } from '../../core/defaults';
 import { PROVIDER_LABELS, type ProviderId } from '../../core/llm/modelRef';
-import { checkEndpoint } from '../../core/llm/providerSettings';
+import { checkEndpoint, checkOllamaHost } from '../../core/llm/providerSettings';
 import { loadLlmModule } from '../common/heavyModules';
 import type { Models } from './models';
 
@@ -51,7 +51,7 @@ export async function setUpModel(models: Models, output: vscode.LogOutputChannel
     case 'ollama': {
       const host = await endpoint('ollama.host', 'Ollama\'s address; leave empty for http://127.0.0.1:11434 (or OLLAMA_HOST).', '');
       if (host === undefined) return undefined;
-      model = await ollamaModel(host || process.env.OLLAMA_HOST || loadLlmModule().DEFAULT_OLLAMA_HOST, output);
+      model = await ollamaModel(host || checkOllamaHost(process.env.OLLAMA_HOST ?? '', 'OLLAMA_HOST') || loadLlmModule().DEFAULT_OLLAMA_HOST, output);
       break;
     }
     case 'vscode':
@@ -68,6 +68,8 @@ export async function setUpModel(models: Models, output: vscode.LogOutputChannel
 /** Asks for an endpoint and stores it in user settings (application scope); '' when left empty, undefined when cancelled. */
 async function endpoint(setting: string, prompt: string, placeholder: string): Promise<string | undefined> {
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
+  // Ollama's address may be written as OLLAMA_HOST is, host:port with no scheme.
+  const check = setting === 'ollama.host' ? checkOllamaHost : checkEndpoint;
   const value = await vscode.window.showInputBox({
     title: `${TITLE} (2/3): endpoint`,
     prompt,
@@ -76,7 +78,7 @@ async function endpoint(setting: string, prompt: string, placeholder: string): P
     ignoreFocusOut: true,
     validateInput: (text) => {
       try {
-        checkEndpoint(text, 'The address');
+        check(text, 'The address');
         return undefined;
       } catch (error) {
         return (error as Error).message;
@@ -84,7 +86,7 @@ async function endpoint(setting: string, prompt: string, placeholder: string): P
     },
   });
   if (value === undefined) return undefined;
-  const cleaned = checkEndpoint(value, 'The address') ?? '';
+  const cleaned = check(value, 'The address') ?? '';
   await llm.update(setting, cleaned, vscode.ConfigurationTarget.Global);
   return cleaned;
 }

@@ -5,6 +5,7 @@ import { OllamaModel, listOllamaModels } from '../../../../src/adapters/llm/olla
 import { OpenAiModel } from '../../../../src/adapters/llm/openAiModel';
 import { providerAdapter } from '../../../../src/adapters/llm/providers';
 import { assembleChain } from '../../../../src/core/llm/modelChain';
+import { checkOllamaHost } from '../../../../src/core/llm/providerSettings';
 import { LlmError, type CompletionRequest, type LanguageModel, type LlmErrorKind } from '../../../../src/core/llm/languageModel';
 
 // The real SDKs (openai, ollama, @anthropic-ai/sdk) against local mocks of each wire protocol.
@@ -242,6 +243,19 @@ describe('model providers (real SDKs, mock servers on 127.0.0.1)', function () {
       assert.equal(openai.requests.at(-1)!.apiKey, 'sk-openai-0001');
       assert.ok(openai.requests.every((request) => request.apiKey !== 'sk-ant-0001'), 'the Anthropic key never reaches the OpenAI endpoint');
       assert.ok(anthropic.requests.every((request) => request.apiKey !== 'sk-openai-0001'), 'the OpenAI key never reaches the Anthropic endpoint');
+    });
+
+    it('takes an Ollama host written as OLLAMA_HOST is for Ollama: host:port, host or :port, with no scheme', async () => {
+      const port = new URL(ollama.url).port;
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}/`, `:${port}`]) {
+        const offer = providerAdapter({ provider: 'ollama', model: 'qwen2.5-coder:7b' }, { anthropic: {}, openai: {}, azure: {}, ollama: { host } });
+        assert.ok('adapter' in offer);
+        ollama.script({ text: `Answered at ${host}.` });
+        assert.equal((await offer.adapter.complete({ ...REQUEST, model: 'qwen2.5-coder:7b' }, ignore)).text, `Answered at ${host}.`);
+      }
+      assert.equal(checkOllamaHost('gpu-box', 'OLLAMA_HOST'), 'http://gpu-box:11434', 'no port: Ollama\'s own');
+      assert.equal(checkOllamaHost('https://ollama.example.com', 'OLLAMA_HOST'), 'https://ollama.example.com', 'a URL stays as it is');
+      assert.throws(() => checkOllamaHost('file:///etc/passwd', 'OLLAMA_HOST'), /http or https/);
     });
 
     it('refuses an endpoint that is not an http(s) URL', () => {
