@@ -101,3 +101,15 @@ export async function askChat(chat: ChatHooks, question: string) {
   const of = <T extends HostToWebview['type']>(type: T) => posted.filter((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
   return { of, done: of('turnDone')[0], failed: of('turnFailed')[0] };
 }
+
+/** The wiki's committed files with their content; `.cache/` is local state (the write lock comes and goes with any write). */
+export function wikiFiles(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const dir = path.join(root, '.wiki');
+  for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (name === '.cache' || name.startsWith(`.cache${path.sep}`)) continue;
+    const file = path.join(dir, name);
+    if (fs.statSync(file).isFile()) files.set(name, fs.readFileSync(file, 'utf8'));
+  }
+  return files;
+}

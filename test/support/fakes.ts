@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { PLACEHOLDER_TITLE_SOURCES, type Conversation, type ConversationRecord, type ConversationStore, type PriorTurnsSummary, type SearchHit, type Turn } from '../../src/core/chat/conversation';
 import { FileAccessError } from '../../src/core/errors';
+import { Wiki } from '../../src/core/wiki/wiki';
 import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../src/core/llm/languageModel';
 import type { Clock, FileStat, FileSystem, ReadOptions } from '../../src/core/ports';
 
@@ -268,4 +269,15 @@ export class ScriptedModel implements LanguageModel {
     callbacks.onText(reply);
     return { text: reply, model: 'claude-test-1', inputTokens: 10, outputTokens: 5, stopReason: 'end_turn' as const };
   }
+}
+
+/** A wiki in memory at `root` with these pages, a log, a SCHEMA.md and a built index. */
+export async function indexedWiki(pages: Record<string, string> = {}, root = '/ws'): Promise<{ fs: MemoryFileSystem; wiki: Wiki }> {
+  const fs = new MemoryFileSystem();
+  for (const [slug, text] of Object.entries(pages)) fs.write(`${root}/.wiki/pages/${slug}.md`, text);
+  fs.write(`${root}/.wiki/log.jsonl`, '');
+  fs.write(`${root}/.wiki/SCHEMA.md`, '# Wiki schema\nSlugs are lowercase.\n');
+  const wiki = new Wiki(root, fs, fixedClock());
+  await wiki.rebuildIndex();
+  return { fs, wiki };
 }

@@ -215,9 +215,8 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   appendTurn(turn: Omit<Turn, 'index'>): Promise<Turn> {
-    // Only the fields of a turn: callers may pass richer objects.
-    const { conversationId, question, answer, context, model, inputTokens, outputTokens, created, steps } = turn;
-    const stored = { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) };
+    const stored = storedTurn(turn);
+    const { conversationId } = stored;
     return this.operation(async () => {
       this.requireConversation(conversationId);
       const entry = await this.change({ op: 'turn', turn: stored });
@@ -229,8 +228,8 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 
   appendSibling(turn: Omit<Turn, 'index'>, index: number): Promise<Turn> {
-    const { conversationId, question, answer, context, model, inputTokens, outputTokens, created, steps } = turn;
-    const stored = { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) };
+    const stored = storedTurn(turn);
+    const { conversationId } = stored;
     return this.operation(async () => {
       this.requireQuestion(conversationId, index);
       const entry = await this.change({ op: 'sibling', turn: stored, index });
@@ -631,9 +630,9 @@ export class SqlJsConversationStore implements ConversationStore {
       const shard = shardOf(effect.kind === 'turn' ? effect.turn.conversationId : effect.conversationId);
       const loaded = this.shards.get(shard);
       if (!loaded) {
-        this.pending.set(shard, [...(this.pending.get(shard) ?? []), { segment, effect }]);
+        appendTo(this.pending, shard, { segment, effect });
       } else if (loaded.folded === undefined || segment > loaded.folded) {
-        now.set(shard, [...(now.get(shard) ?? []), effect]);
+        appendTo(now, shard, effect);
         loaded.dirty = true;
       }
     }
@@ -736,6 +735,11 @@ export class SqlJsConversationStore implements ConversationStore {
   }
 }
 
+/** Only the fields of a turn the journal keeps: callers may pass richer objects. */
+function storedTurn({ conversationId, question, answer, context, model, inputTokens, outputTokens, created, steps }: Omit<Turn, 'index'>): Omit<Turn, 'index'> {
+  return { conversationId, question, answer, context, model, inputTokens, outputTokens, created, ...(steps?.length ? { steps } : {}) };
+}
+
 /** The record as conversation `id`, its answers numbered by question. */
 function underId({ conversation, turns, siblings }: ConversationRecord, id: string): ConversationRecord {
   return {
@@ -743,6 +747,12 @@ function underId({ conversation, turns, siblings }: ConversationRecord, id: stri
     turns: turns.map((turn, index) => ({ ...turn, conversationId: id, index })),
     ...(siblings?.length ? { siblings: siblings.map((turn) => ({ ...turn, conversationId: id })) } : {}),
   };
+}
+
+function appendTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
 
 function notFound(id: string): WikiError {

@@ -302,11 +302,7 @@ export class ChatService {
       if (!existing) await store.delete(conversation.id);
       throw error;
     }
-    const turn = await store.appendTurn({
-      conversationId: conversation.id, question, answer: answer.text, context: answer.context, model: answer.model,
-      inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
-      ...(answer.steps.length ? { steps: answer.steps } : {}),
-    });
+    const turn = await store.appendTurn(this.turnFrom(conversation.id, question, answer));
     const updated = (await store.get(conversation.id))?.conversation ?? conversation;
     return { conversation: updated, turn, stopped: answer.stopped, answer };
   }
@@ -331,11 +327,7 @@ export class ChatService {
       priorTurns: record.turns.slice(0, index), priorSummary: summary && summary.turns <= index ? summary : undefined,
       onSummary: (next) => store.setPriorSummary(conversationId, next),
     }, events, signal);
-    const turn = await store.appendSibling({
-      conversationId, question: asked.question, answer: answer.text, context: answer.context, model: answer.model,
-      inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
-      ...(answer.steps.length ? { steps: answer.steps } : {}),
-    }, index);
+    const turn = await store.appendSibling(this.turnFrom(conversationId, asked.question, answer), index);
     const updated = (await store.get(conversationId))?.conversation ?? record.conversation;
     return { conversation: updated, turn, stopped: answer.stopped, answer };
   }
@@ -387,6 +379,15 @@ export class ChatService {
     // Recorded even when it equals the placeholder, so the title is settled and never asked for again.
     if (!proposed || !(await store.proposeTitle(conversationId, proposed.title, proposed.source))) return undefined;
     return (await store.get(conversationId))?.conversation;
+  }
+
+  /** The turn that keeps an answer to `question`. */
+  private turnFrom(conversationId: string, question: string, answer: Answer): Omit<Turn, 'index'> {
+    return {
+      conversationId, question, answer: answer.text, context: answer.context, model: answer.model,
+      inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, created: this.deps.now().toISOString(),
+      ...(answer.steps.length ? { steps: answer.steps } : {}),
+    };
   }
 
   /** The conversation asked to continue (`existing`), or a new one. */

@@ -1,5 +1,5 @@
 import type { Topic } from '../model';
-import { extractJson, PLAN_LIMITS, PLAN_TOPICS, type PlanProblem } from '../ingest/plan';
+import { parseReplyJson, PLAN_LIMITS, PLAN_TOPICS, type PlanProblem } from '../ingest/plan';
 import { isValidSlug } from '../pages/slug';
 import type { RequiredPage } from './steering';
 
@@ -22,14 +22,9 @@ const PAGE_KEYS = new Set(['slug', 'title', 'topic', 'purpose', 'files']);
  * 8 to 30 pages, unique slugs and titles, and every page `.wiki/generate.json` requires (by title).
  */
 export function parseOutline(reply: string, required: readonly RequiredPage[]): { outline: OutlinePage[] } | { problems: PlanProblem[] } {
-  const json = extractJson(reply);
-  if (json === undefined) return { problems: [{ path: '$', message: 'The reply holds no JSON object.' }] };
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch (error) {
-    return { problems: [{ path: '$', message: `The reply is not valid JSON: ${(error as Error).message}` }] };
-  }
+  const parsed = parseReplyJson(reply);
+  if ('problems' in parsed) return parsed;
+  const { data } = parsed;
   const problems: PlanProblem[] = [];
   if (!isRecord(data) || !Array.isArray(data.pages)) return { problems: [{ path: '$.pages', message: 'must be a list of pages' }] };
   for (const key of Object.keys(data)) if (key !== 'pages') problems.push({ path: `$.${key}`, message: 'is not part of the outline contract' });

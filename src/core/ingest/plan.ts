@@ -64,15 +64,19 @@ const TAG = /^[a-z0-9][a-z0-9-]*$/;
  * checked strictly; whether slugs exist and citations resolve is `validatePlan`'s job.
  */
 export function parsePlan(reply: string): { plan: Plan } | { problems: PlanProblem[] } {
+  const parsed = parseReplyJson(reply);
+  return 'problems' in parsed ? parsed : readPlan(parsed.data);
+}
+
+/** The JSON object of a model reply (bare or in one fenced block), or why there is none. */
+export function parseReplyJson(reply: string): { data: unknown } | { problems: PlanProblem[] } {
   const json = extractJson(reply);
   if (json === undefined) return { problems: [{ path: '$', message: 'The reply holds no JSON object.' }] };
-  let data: unknown;
   try {
-    data = JSON.parse(json);
+    return { data: JSON.parse(json) };
   } catch (error) {
     return { problems: [{ path: '$', message: `The reply is not valid JSON: ${(error as Error).message}` }] };
   }
-  return readPlan(data);
 }
 
 /** Checks a plan's shape strictly, wherever it came from: a model reply, or an agent's proposal. */

@@ -6,21 +6,9 @@ import type { RepoWikiApi } from '../../../src/extension';
 import type { GenerateReport } from '../../../src/core/generate/generate';
 import type { GenerateHooks } from '../../../src/vscode/generate/generateFeature';
 import type { IngestHooks } from '../../../src/vscode/ingest/ingestFeature';
-import { activateExtension, startMockAnthropic, workspaceRoot, type MockAnthropic } from '../helpers';
+import { activateExtension, startMockAnthropic, wikiFiles, workspaceRoot, type MockAnthropic } from '../helpers';
 
 const API_KEY = 'sk-ant-generate-test-key';
-
-/** The wiki's files (not `.cache/`), to put the workspace back as the other suites expect it. */
-function wikiFiles(root: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const dir = path.join(root, '.wiki');
-  for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    if (name === '.cache' || name.startsWith(`.cache${path.sep}`)) continue;
-    const file = path.join(dir, name);
-    if (fs.statSync(file).isFile()) files.set(name, fs.readFileSync(file, 'utf8'));
-  }
-  return files;
-}
 
 const OUTLINE = {
   pages: Array.from({ length: 8 }, (_, i) => ({

@@ -7,22 +7,9 @@ import type { RepoWikiApi } from '../../../src/extension';
 import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatHooks } from '../../../src/vscode/chat/chatView';
 import type { IngestHooks } from '../../../src/vscode/ingest/ingestFeature';
-import { activateExtension, startMockAnthropic, waitFor, workspaceRoot, type MockAnthropic, type MockRequest, textOf } from '../helpers';
+import { activateExtension, startMockAnthropic, wikiFiles, waitFor, workspaceRoot, type MockAnthropic, type MockRequest, textOf } from '../helpers';
 
 const API_KEY = 'sk-ant-ingest-test-key';
-
-/** Every file under .wiki/ with its content, to prove that nothing was written. */
-/** The wiki's committed files; `.cache/` is local state (the write lock comes and goes with any write). */
-function wikiFiles(root: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const dir = path.join(root, '.wiki');
-  for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    if (name === '.cache' || name.startsWith(`.cache${path.sep}`)) continue;
-    const file = path.join(dir, name);
-    if (fs.statSync(file).isFile()) files.set(name, fs.readFileSync(file, 'utf8'));
-  }
-  return files;
-}
 
 function plan(pages: object[], extra: object = {}): string {
   return JSON.stringify({ pages, corroborate: [], links: [], ...extra });

@@ -8,7 +8,7 @@ import { NO_STEERING, parseSteering } from '../../../../src/core/generate/steeri
 import type { CitationResolver } from '../../../../src/core/ingest/changes';
 import { LlmError, messageText, type CompletionRequest, type LanguageModel, type StreamCallbacks } from '../../../../src/core/llm/languageModel';
 import { Wiki } from '../../../../src/core/wiki/wiki';
-import { fixedClock, MemoryFileSystem, pageText } from '../../../support/fakes';
+import { indexedWiki, pageText } from '../../../support/fakes';
 
 const ROOT = '/ws';
 const COMMIT = 'abcdef0123456789abcdef0123456789abcdef01';
@@ -33,13 +33,7 @@ class ScriptedModel implements LanguageModel {
 }
 
 async function emptyWiki(pages: Record<string, string> = {}) {
-  const fs = new MemoryFileSystem();
-  for (const [slug, text] of Object.entries(pages)) fs.write(`${ROOT}/.wiki/pages/${slug}.md`, text);
-  fs.write(`${ROOT}/.wiki/log.jsonl`, '');
-  fs.write(`${ROOT}/.wiki/SCHEMA.md`, '# Wiki schema\nSlugs are lowercase.\n');
-  const wiki = new Wiki(ROOT, fs, fixedClock());
-  await wiki.rebuildIndex();
-  return wiki;
+  return (await indexedWiki(pages, ROOT)).wiki;
 }
 
 function outlinePages(count: number): OutlinePage[] {

@@ -11,7 +11,7 @@ import { toSource } from '../../../../src/core/ingest/sources';
 import { LlmError, type CompletionRequest, type LanguageModel, type StreamCallbacks, messageText } from '../../../../src/core/llm/languageModel';
 import { parseLog } from '../../../../src/core/wiki/log';
 import { Wiki } from '../../../../src/core/wiki/wiki';
-import { fixedClock, MemoryFileSystem, pageText } from '../../../support/fakes';
+import { indexedWiki, pageText } from '../../../support/fakes';
 
 const ROOT = '/ws';
 const SETTINGS = { model: 'claude-test', maxTokens: 4000, chunkTokens: 12_000 };
@@ -28,15 +28,7 @@ const resolver: CitationResolver = {
   },
 };
 
-async function wikiWith(pages: Record<string, string>) {
-  const fs = new MemoryFileSystem();
-  for (const [slug, text] of Object.entries(pages)) fs.write(`${ROOT}/.wiki/pages/${slug}.md`, text);
-  fs.write(`${ROOT}/.wiki/log.jsonl`, '');
-  fs.write(`${ROOT}/.wiki/SCHEMA.md`, '# Wiki schema\nSlugs are lowercase.\n');
-  const wiki = new Wiki(ROOT, fs, fixedClock());
-  await wiki.rebuildIndex();
-  return { fs, wiki };
-}
+const wikiWith = (pages: Record<string, string>) => indexedWiki(pages, ROOT);
 
 const EXISTING = {
   'request-pipeline': pageText('Request pipeline', '# Request pipeline\n\nRequests pass through middleware, then the router picks a handler by method and path.\n', { sources: '["file:docs/old.md"]', corroborations: '1' }),
