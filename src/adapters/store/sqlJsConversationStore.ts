@@ -33,8 +33,9 @@ import { SHARD_COUNT, shardFile, shardOf, TURN_COLUMNS, TurnShard, type ScoredTu
  * Change: append one line to the highest segment (one O_APPEND write, then fdatasync), then read the
  *   journal forward and apply what is new, the change included: every window applies changes in
  *   journal order. The catalog decides what each change means (a turn's index, or that it is dropped)
- *   and applies its part; the shard's part is applied now if the shard is loaded, else kept pending
- *   until it is. appendTurn resolves after that, so an acknowledged turn is on disk, at any size.
+ *   and applies its part; the shard's part is kept pending until the shard is next read or compacted.
+ *   appendTurn resolves after that, so an acknowledged turn is on disk, at any size, and SQLite's
+ *   inserts stay off the durable path.
  * Read: list/get/search first apply what other windows appended (readdir, then only new bytes).
  *   get loads its conversation's shard, search every shard.
  * Compaction (after `compactAfterMs` without changes or `compactAfterChanges` changes, and on close),
@@ -134,7 +135,7 @@ interface LoadedShard {
 export class SqlJsConversationStore implements ConversationStore {
   private catalog!: Catalog;
   private readonly shards = new Map<number, LoadedShard>();
-  /** Effects for shards not loaded yet, with the journal segment of their entry. */
+  /** Effects not applied to their shard yet (loaded or not), with the journal segment of their entry. */
   private readonly pending = new Map<number, { segment: number; effect: ShardEffect }[]>();
   private reader!: JournalReader;
   /** catalog.db as it was when `catalog` was loaded from it (undefined: no file). */
@@ -476,7 +477,10 @@ export class SqlJsConversationStore implements ConversationStore {
   /** The shard, loaded on first use with the changes pending for it. */
   private async shard(shard: number): Promise<TurnShard> {
     const loaded = this.shards.get(shard);
-    if (loaded) return loaded.db;
+    if (loaded) {
+      this.applyPending(shard, loaded);
+      return loaded.db;
+    }
     const file = path.join(this.dir, shardFile(shard));
     const identity = await fileIdentity(file);
     const image = await readIfExists(file);
@@ -489,12 +493,21 @@ export class SqlJsConversationStore implements ConversationStore {
       db = await this.salvageShard(shard, file, image, identity, error);
       salvaged = true;
     }
-    const folded = salvaged ? undefined : db.foldedSegment();
-    const effects = (this.pending.get(shard) ?? []).filter(({ segment }) => folded === undefined || segment > folded);
-    this.pending.delete(shard);
-    this.warnFailed(db.apply(effects.map(({ effect }) => effect)));
-    this.shards.set(shard, { db, folded, dirty: salvaged || effects.length > 0 });
+    const opened = { db, folded: salvaged ? undefined : db.foldedSegment(), dirty: salvaged };
+    this.shards.set(shard, opened);
+    this.applyPending(shard, opened);
     return db;
+  }
+
+  /** Applies the changes kept for a shard that its file does not have yet. */
+  private applyPending(shard: number, loaded: LoadedShard): void {
+    const pending = this.pending.get(shard);
+    if (!pending) return;
+    this.pending.delete(shard);
+    const effects = pending.filter(({ segment }) => loaded.folded === undefined || segment > loaded.folded);
+    if (!effects.length) return;
+    loaded.dirty = true;
+    this.warnFailed(loaded.db.apply(effects.map(({ effect }) => effect)));
   }
 
   /** Sets a damaged shard aside, keeps its readable turns, and brings the catalog's totals in line. */
@@ -618,25 +631,20 @@ export class SqlJsConversationStore implements ConversationStore {
     }
   }
 
-  /** Applies entries to the catalog, and their effects to loaded shards or to the pending lists. */
+  /**
+   * Applies entries to the catalog, and keeps their effects for the shards, applied when a shard is
+   * next read or compacted: a change is acknowledged once it is in the journal and the catalog, so
+   * SQLite's inserts stay off the durable path.
+   */
   private apply(entries: readonly ReadEntry[]): void {
     if (!entries.length) return;
     const segmentOf = new Map(entries.map(({ segment, entry }) => [entry, segment]));
     const { effects, failed } = this.catalog.apply(entries.map(({ entry }) => entry));
     for (const { entry, error } of failed) this.warnSkipped(entry, error);
-    const now = new Map<number, ShardEffect[]>();
     for (const { entry, effect } of effects) {
-      const segment = segmentOf.get(entry)!;
       const shard = shardOf(effect.kind === 'turn' ? effect.turn.conversationId : effect.conversationId);
-      const loaded = this.shards.get(shard);
-      if (!loaded) {
-        appendTo(this.pending, shard, { segment, effect });
-      } else if (loaded.folded === undefined || segment > loaded.folded) {
-        appendTo(now, shard, effect);
-        loaded.dirty = true;
-      }
+      appendTo(this.pending, shard, { segment: segmentOf.get(entry)!, effect });
     }
-    for (const [shard, shardEffects] of now) this.warnFailed(this.shards.get(shard)!.db.apply(shardEffects));
     this.appliedEntries += entries.length;
   }
 

@@ -169,6 +169,23 @@ describe('conversation store (sql.js + journal)', () => {
     assert.deepEqual((await reopened.get(c.id))!.turns.map((t) => t.question), ['q0', 'q1']);
   });
 
+  it('a turn acknowledged on a loaded shard, before SQLite stores it, is seen by the next search, get and compaction', async () => {
+    const dir = tempDir();
+    const store = await openStore(dir);
+    const c = await store.create('Deferred');
+    await store.appendTurn(turn(c.id, 'first question'));
+    assert.equal((await store.get(c.id))!.turns.length, 1); // its shard is loaded now
+    await store.appendTurn(turn(c.id, 'where is the zebracorn configured'));
+    assert.deepEqual((await store.search('zebracorn')).map((hit) => [hit.conversationId, hit.turnIndex]), [[c.id, 1]]);
+    await store.appendTurn(turn(c.id, 'third question'));
+    assert.deepEqual((await store.get(c.id))!.turns.map((t) => t.question), ['first question', 'where is the zebracorn configured', 'third question']);
+    await store.appendTurn(turn(c.id, 'fourth question'));
+    assert.equal(await store.compact(), true);
+    fs.rmSync(segmentPath(dir, 1), { force: true }); // folded: the shard file alone must have it
+    const reopened = await openStore(dir);
+    assert.deepEqual((await reopened.get(c.id))!.turns.map((t) => t.index), [0, 1, 2, 3]);
+  });
+
   it('compacts on its own after the idle delay', async () => {
     const dir = tempDir();
     const store = await openStore(dir, { compactAfterMs: 20 });
