@@ -1,5 +1,6 @@
 import type { DriftIssue } from '../drift/driftEngine';
 import { REVISITED } from '../generate/update';
+import { isEmptyPlan, upkeepSummary, type UpkeepPlan } from './upkeep';
 
 /** The pages (paths relative to the workspace) with drift `generate --update` revisits, sorted. */
 export function pagesToUpdate(issues: readonly DriftIssue[]): string[] {
@@ -31,4 +32,11 @@ export function decideUpdateOffer(drifted: readonly string[], offeredBefore: rea
 /** "3 pages drifted: propose updates?" */
 export function updateOfferMessage(pages: number, folder?: string): string {
   return `${pages} wiki page${pages === 1 ? '' : 's'} drifted${folder ? ` in ${folder}` : ''}: propose updates?`;
+}
+
+/** The status bar after a scheduled run: what upkeep changed, and the drifted pages only an update can fix. */
+export function upkeepStatusMessage(plan: UpkeepPlan, driftedPages: number): string {
+  const drifted = driftedPages ? `${driftedPages} page${driftedPages === 1 ? '' : 's'} drifted` : '';
+  if (isEmptyPlan(plan)) return drifted ? `${drifted}, nothing else to change` : 'nothing to change';
+  return drifted ? `${upkeepSummary(plan)}; ${drifted}` : upkeepSummary(plan);
 }

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { DriftIssue } from '../../../../src/core/drift/driftEngine';
-import { decideUpdateOffer, pagesToUpdate, updateOfferMessage } from '../../../../src/core/upkeep/updateOffer';
+import type { UpkeepPlan } from '../../../../src/core/upkeep/upkeep';
+import { decideUpdateOffer, pagesToUpdate, updateOfferMessage, upkeepStatusMessage } from '../../../../src/core/upkeep/updateOffer';
 
 function issue(page: string, code: DriftIssue['code']): DriftIssue {
   return { page: `.wiki/pages/${page}.md`, code, severity: 'warning', message: '', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, data: { citation: 'src/a.ts:A', path: 'src/a.ts', symbol: 'A' } } as DriftIssue;
@@ -48,5 +49,13 @@ describe('upkeep: offering updates for drifted pages', () => {
   it('says how many pages drifted, and where when there are several wikis', () => {
     assert.equal(updateOfferMessage(3), '3 wiki pages drifted: propose updates?');
     assert.equal(updateOfferMessage(1, 'api'), '1 wiki page drifted in api: propose updates?');
+  });
+
+  it('the status bar names drifted pages beside what upkeep changed, never "nothing to change" alone when pages drifted', () => {
+    const empty: UpkeepPlan = { stale: [], restaled: [], reactivated: [], archived: [] };
+    const staled: UpkeepPlan = { ...empty, stale: [{ slug: 'auth', citations: ['src/a.ts:gone'] }] };
+    assert.equal(upkeepStatusMessage(empty, 0), 'nothing to change');
+    assert.equal(upkeepStatusMessage(empty, 3), '3 pages drifted, nothing else to change');
+    assert.equal(upkeepStatusMessage(staled, 1), '1 marked stale, 0 active again, 0 archived; 1 page drifted');
   });
 });
