@@ -11,7 +11,10 @@ export interface MapFocus {
 
 export interface RankedDefinition {
   definition: MapDefinition;
-  /** The share of the ranks of the files that use this name that flows to this declaration. */
+  /**
+   * What flows to this declaration from the files that use its name: each file's rank, plus an
+   * equal vote per file (see definitionShares).
+   */
   rank: number;
 }
 
@@ -21,6 +24,8 @@ export interface RankedFile {
   rank: number;
   /** Its declarations, the most used first. */
   definitions: RankedDefinition[];
+  /** The rank of its most used declaration (0 when none is used), known without ranking them all. */
+  best: number;
 }
 
 // Aider's weights: a name few files declare, a long structured one, or a mentioned one says more
@@ -82,12 +87,14 @@ export class FileRanker {
     // Many files share a rank (those nothing uses): ties are broken by path, compared once per graph.
     const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || byPath[a] - byPath[b]);
     const shares = definitionShares(edges, ranks, definers.slots);
+    const best = bestShares(shares, definers.fileOfSlot, files.length);
     // A map shows a few files: their declarations are ranked when read.
     return order.map((index) => {
       let definitions: RankedDefinition[] | undefined;
       return {
         path: files[index].path,
         rank: ranks[index],
+        best: best[index],
         get definitions() {
           return (definitions ??= files[index].definitions
             .map((definition) => ({ definition, rank: shareOf(shares, definers, index, definition.name) }))
@@ -131,15 +138,28 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
   return { targets: Int32Array.from(pairs.keys()), weights: Float64Array.from(pairs.values()), slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
 }
 
-/** By slot: each declaration's share of the ranks of the files that use its name. */
+/**
+ * By slot: what flows to each declaration from the files that use its name, as Aider ranks
+ * declarations (each file's rank, shared out as its edges weigh), plus an equal vote of 1/files
+ * from every file: a name many files use (an API that tests, examples and scripts call) is what a
+ * reader of the map looks for, though those files are used by none and rank low.
+ */
 function definitionShares(edges: readonly EdgesOut[], ranks: Float64Array, slots: number): Float64Array {
   const shares = new Float64Array(slots);
+  const vote = 1 / edges.length;
   for (let source = 0; source < edges.length; source++) {
     const { slots: to, slotWeights, total } = edges[source];
-    const flow = ranks[source] / total;
+    const flow = (ranks[source] + vote) / total;
     for (let i = 0; i < to.length; i++) shares[to[i]] += flow * slotWeights[i];
   }
   return shares;
+}
+
+/** By file: the largest share among its declarations. */
+function bestShares(shares: Float64Array, fileOfSlot: Int32Array, files: number): Float64Array {
+  const best = new Float64Array(files);
+  for (let slot = 0; slot < shares.length; slot++) if (shares[slot] > best[fileOfSlot[slot]]) best[fileOfSlot[slot]] = shares[slot];
+  return best;
 }
 
 /** The rank of a file's declaration of `name`: 0 when the name is out of the graph. */
@@ -179,18 +199,21 @@ function definersOf(files: readonly FileFacts[]): Definers {
     }
   });
   const byName = new Map<string, { files: number[]; slots: number[] }>();
-  let slots = 0;
+  const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
     const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
-    if (declarations.length <= MAX_DEFINERS) byName.set(name, { files: declarations.map((entry) => entry.index), slots: declarations.map(() => slots++) });
+    if (declarations.length > MAX_DEFINERS) continue;
+    const files = declarations.map((entry) => entry.index);
+    byName.set(name, { files, slots: files.map((file) => fileOfSlot.push(file) - 1) });
   }
-  return { byName, slots };
+  return { byName, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot) };
 }
 
-/** Name → the files declaring it, and for each, the slot its declaration's rank is summed in. */
+/** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
 interface Definers {
   byName: Map<string, { files: number[]; slots: number[] }>;
   slots: number;
+  fileOfSlot: Int32Array;
 }
 
 function weightOfName(name: string, declaring: readonly number[], files: readonly FileFacts[], mentioned: ReadonlySet<string>): number {
