@@ -79,9 +79,9 @@ export class FileRanker {
     const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.files, files) ? this.last : undefined;
     const definers = reusable?.definers ?? definersOf(files);
     const byPath = reusable?.byPath ?? placesByPath(files);
-    const nameWeights = new Map<string, number>();
+    const sums = new Float64Array(files.length);
     // The same files in the same order: an unchanged file (the same facts) keeps its edges.
-    const edges = files.map((file, source) => (reusable?.files[source] === file ? reusable.edges[source] : edgesOut(file, source, files, definers, focus, nameWeights)));
+    const edges = files.map((file, source) => (reusable?.files[source] === file ? reusable.edges[source] : edgesOut(file, source, files, definers, focus, sums)));
     const ranks = pageRank(edges, personalisation(files, focus, definers), reusable?.ranks);
     this.last = { files: [...files], focusKey, definers, byPath, edges, ranks };
     // Many files share a rank (those nothing uses): ties are broken by path, compared once per graph.
@@ -115,27 +115,33 @@ function placesByPath(files: readonly FileFacts[]): Int32Array {
   return places;
 }
 
-function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
+function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, sums: Float64Array): EdgesOut {
   const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
   const slots: number[] = [];
   const slotWeights: number[] = [];
-  const pairs = new Map<number, number>();
+  // Each target's weight is summed in `sums` (all zeros between calls), in the order targets are first met.
+  const targets: number[] = [];
   for (const [name, uses] of file.references) {
     const declaring = definers.byName.get(name);
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
     if (!declaring || declaring.files.includes(source)) continue;
-    let nameWeight = nameWeights.get(name);
-    if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring.files, files, focus.names)));
-    const weight = focused * nameWeight * Math.sqrt(uses);
-    declaring.files.forEach((target, k) => {
+    const weight = focused * (declaring.weight ??= weightOfName(name, declaring.files, files, focus.names)) * Math.sqrt(uses);
+    for (let k = 0; k < declaring.files.length; k++) {
+      const target = declaring.files[k];
       slots.push(declaring.slots[k]);
       slotWeights.push(weight);
-      pairs.set(target, (pairs.get(target) ?? 0) + weight);
-    });
+      if (sums[target] === 0) targets.push(target);
+      sums[target] += weight;
+    }
   }
+  const weights = new Float64Array(targets.length);
+  targets.forEach((target, i) => {
+    weights[i] = sums[target];
+    sums[target] = 0;
+  });
   let total = 0;
   for (const weight of slotWeights) total += weight;
-  return { targets: Int32Array.from(pairs.keys()), weights: Float64Array.from(pairs.values()), slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
+  return { targets: Int32Array.from(targets), weights, slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
 }
 
 /**
@@ -198,7 +204,7 @@ function definersOf(files: readonly FileFacts[]): Definers {
       declared.set(name, list);
     }
   });
-  const byName = new Map<string, { files: number[]; slots: number[] }>();
+  const byName = new Map<string, Declarations>();
   const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
     const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
@@ -211,9 +217,16 @@ function definersOf(files: readonly FileFacts[]): Definers {
 
 /** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
 interface Definers {
-  byName: Map<string, { files: number[]; slots: number[] }>;
+  byName: Map<string, Declarations>;
   slots: number;
   fileOfSlot: Int32Array;
+}
+
+interface Declarations {
+  files: number[];
+  slots: number[];
+  /** How telling a reference to the name is (weightOfName), once known: kept while the graph is (the same declarations, the same focus). */
+  weight?: number;
 }
 
 function weightOfName(name: string, declaring: readonly number[], files: readonly FileFacts[], mentioned: ReadonlySet<string>): number {

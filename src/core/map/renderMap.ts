@@ -14,8 +14,8 @@ export const MAX_DEFINITIONS_PER_FILE = 12;
 const SIGNATURE_SHARE = 0.5;
 /** Before a file's declarations listed by name, under its signature lines. */
 const ALSO = '  also: ';
-/** The least a listed name costs: a separator and one character. */
-const MIN_NAME_CHARS = 3;
+/** The least a name listed after another costs beside its own characters: `, `. */
+const MIN_SEPARATOR_CHARS = 2;
 
 export interface MappedFile {
   path: string;
@@ -45,7 +45,7 @@ export interface RepoMapResult {
  */
 export function renderMap(ranked: readonly RankedFile[], budget: number, skipped: readonly SkippedFile[] = []): RepoMapResult {
   const maxChars = budget * 4;
-  const candidates = bestDefinitions(ranked, Math.ceil(maxChars / MIN_NAME_CHARS));
+  const candidates = bestDefinitions(ranked, maxChars);
   // Every signature, when they fit; else signatures up to their share of the budget. Names after.
   let layout = new Layout(ranked);
   let signed = layout.addSignatures(candidates, maxChars);
@@ -66,12 +66,12 @@ interface Candidate {
 }
 
 /**
- * The best `count` declarations (or all, when fewer), best first: by rank, then their file's
- * rank, then their order in the file. Files are read in order of their best declaration, and only
- * until none left can be better than the `count`th found: a map reads a few of a large
- * repository's files.
+ * The best declarations, best first (by rank, then their file's rank, then their order in the
+ * file), as many as could be listed by name in `maxChars`. Files are read in order of their best
+ * declaration, and only until none left can be better than the last one that could be listed: a
+ * map reads a few of a large repository's files.
  */
-function bestDefinitions(ranked: readonly RankedFile[], count: number): Candidate[] {
+function bestDefinitions(ranked: readonly RankedFile[], maxChars: number): Candidate[] {
   const visit = ranked.map((_, index) => index).sort((a, b) => ranked[b].best - ranked[a].best || a - b);
   const found: Candidate[] = [];
   let sorted = 0;
@@ -81,14 +81,29 @@ function bestDefinitions(ranked: readonly RankedFile[], count: number): Candidat
     if (cutoff && (cutoff.rank > ranked[file].best || (cutoff.rank === ranked[file].best && cutoff.file < file))) break;
     for (const { definition, rank } of ranked[file].definitions) found.push({ file, definition, rank });
     // The cutoff only rises: it is found again when the candidates have doubled.
-    if (found.length >= count && found.length >= 2 * sorted) {
+    if (found.length >= 2 * sorted) {
       found.sort(byRank);
-      found.length = count;
-      sorted = count;
-      cutoff = found[count - 1];
+      sorted = found.length;
+      const last = lastListable(found, maxChars);
+      if (last !== undefined) {
+        found.length = last + 1;
+        cutoff = found[last];
+      }
     }
   }
-  return found.sort(byRank).slice(0, count);
+  found.sort(byRank);
+  const last = lastListable(found, maxChars);
+  return last === undefined ? found : found.slice(0, last + 1);
+}
+
+/** The place of the last of these declarations `maxChars` could list by name (each at least its name and a separator); undefined when all of them could be. */
+function lastListable(candidates: readonly Candidate[], maxChars: number): number | undefined {
+  let chars = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    chars += candidates[i].definition.name.length + MIN_SEPARATOR_CHARS;
+    if (chars >= maxChars) return i;
+  }
+  return undefined;
 }
 
 function byRank(a: Candidate, b: Candidate): number {
