@@ -254,11 +254,11 @@ async function quality(tmp) {
     // The baseline: the same renderer given the files in order of size and no ranks (each file's declarations in its order).
     const bySize = facts.map((file) => ({ file, bytes: readFileSync(join(root, file.path)).length })).sort((a, b) => b.bytes - a.bytes || (a.file.path < b.file.path ? -1 : 1));
     const sized = renderMap(bySize.map(({ file }) => ({ path: file.path, rank: 0, best: 0, definitions: file.definitions.map((definition) => ({ definition, rank: 0 })) })), QUALITY.tokens);
-    rows.push({ name, files: facts.length, names: declared.size, map: shownIn(map.text, declared), size: shownIn(sized.text, declared), shown: map.files.length, used: map.tokens.used, top: map.files.slice(0, 3).map((file) => file.path) });
+    rows.push({ name, files: facts.length, names: declared.size, map: shownIn(map.text, declared), size: shownIn(sized.text, declared), missing: [...declared].filter((n) => !shownIn(map.text, new Set([n]))), shown: map.files.length, used: map.tokens.used, top: map.files.slice(0, 3).map((file) => file.path) });
   }
   for (const row of rows) {
     const ratio = row.size ? `${(row.map / row.size).toFixed(2)}x` : 'n/a';
-    console.log(`  ${row.name.padEnd(7)} ${String(row.files).padStart(5)} files, ${String(row.names).padStart(4)} README names declared: a ${QUALITY.tokens}-token map names ${(row.map * 100).toFixed(0)}% (${row.shown} files, ${row.used} tokens), files by size ${(row.size * 100).toFixed(0)}% (${ratio} the baseline); goal at least ${QUALITY.goal * 100}%: ${verdict(row.map >= QUALITY.goal)}  (map first: ${row.top.join(', ')})`);
+    console.log(`  ${row.name.padEnd(7)} ${String(row.files).padStart(5)} files, ${String(row.names).padStart(4)} README names declared: a ${QUALITY.tokens}-token map names ${(row.map * 100).toFixed(0)}% (${row.shown} files, ${row.used} tokens), files by size ${(row.size * 100).toFixed(0)}% (${ratio} the baseline); goal at least ${QUALITY.goal * 100}%: ${verdict(row.map >= QUALITY.goal)}  (map first: ${row.top.join(', ')}; not named: ${row.missing.join(', ') || 'none'})`);
   }
   return rows;
 }
