@@ -9,11 +9,13 @@ import type { FileFactsReader } from '../../core/map/repoMap';
 import type { FileSystem } from '../../core/ports';
 import { MAX_READ_BYTES } from '../../core/tools/workspaceText';
 
-/** Files read and parsed at once: enough to keep every parse thread busy, few enough for the file descriptor limit and memory. */
+/** Files in hand at once (read, or waiting for a parse thread to read them): enough to keep every parse thread busy, few enough for the file descriptor limit and memory. */
 const WINDOW = 128;
 const OUTLINE = { names: [], outline: true } as const;
 /** Fewer changed files than this parse on this thread: starting the threads (and their grammars) costs more than a save's parse. */
 const THREADS_FROM = 16;
+/** What a parse thread is given for a file found, when read, to need no parse (skipped, or known by its digest). */
+const NOTHING_TO_PARSE = new Uint8Array(0);
 
 /** How the map parses, as drift does: on drift's parse threads where it has them, else through drift's symbolsOf. */
 export interface MapParsing {
@@ -55,19 +57,26 @@ export class SourceFactsReader implements FileFactsReader {
     const changed: number[] = [];
     for (let i = 0; i < paths.length; i++) {
       if (i % WINDOW === 0) await this.yieldTurn(signal);
-      const stat = await this.files.stat(path.join(this.root, paths[i]));
       const last = this.digests.get(paths[i]);
-      const facts = last && stat?.version === last.version ? known(paths[i], last.digest) : undefined;
+      // A file never read (the first map) needs no stat to be read.
+      const facts = last && (await this.files.stat(path.join(this.root, paths[i])))?.version === last.version ? known(paths[i], last.digest) : undefined;
       if (facts) results[i] = facts;
       else changed.push(i);
     }
     if (changed.length) {
       const threads = changed.length >= THREADS_FROM ? this.parsing.threads?.(changed.map((i) => paths[i])) : undefined;
       try {
-        for (let start = 0; start < changed.length; start += WINDOW) {
-          await this.yieldTurn(signal);
-          await Promise.all(changed.slice(start, start + WINDOW).map(async (i) => (results[i] = await this.readOne(paths[i], known, threads))));
-        }
+        // WINDOW files in hand, each one's place taken by the next as soon as it is done: no file
+        // waits for the slowest of a batch, and a thread is never left without a file.
+        let next = 0;
+        const lane = async () => {
+          while (next < changed.length) {
+            const i = changed[next++];
+            await this.yieldTurn(signal);
+            results[i] = await this.readOne(paths[i], known, threads);
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(WINDOW, changed.length) }, lane));
       } finally {
         await threads?.release();
       }
@@ -76,39 +85,53 @@ export class SourceFactsReader implements FileFactsReader {
     return results.filter((entry): entry is FileFacts | SkippedFile => entry !== undefined);
   }
 
+  /** A file's facts; on threads, the file is read when a thread is ready for it. */
   private async readOne(relPath: string, known: (path: string, digest: string) => FileFacts | undefined, threads: ParseThreads | undefined): Promise<FileFacts | SkippedFile | undefined> {
+    const file: { read?: Loaded } = {};
+    let declared: Iterable<DeclaredName> | undefined;
+    try {
+      if (threads) {
+        const symbols = await threads.parse(relPath, async () => {
+          const read = (file.read = await this.load(relPath, known));
+          return 'text' in read ? read.bytes : NOTHING_TO_PARSE;
+        }, OUTLINE);
+        // Its outline: what the map needs of a file (nothing hashed); TS/JS parses on this thread, whole.
+        declared = symbols.outline?.() ?? symbols.symbols.values();
+      } else {
+        const read = (file.read = await this.load(relPath, known));
+        if ('text' in read) declared = await this.parsing.symbolsOf(relPath, read.text);
+      }
+    } catch (error) {
+      if (!isStackOverflow(error) || !file.read || !('text' in file.read)) throw error;
+      this.tooDeep.set(relPath, file.read.digest);
+      return { path: relPath, reason: 'too-deep' };
+    }
+    const read = file.read!;
+    if (!('text' in read)) return read.settled;
+    // Counted here, while the thread parses its next file.
+    return factsOf(relPath, read.digest, read.text, declared!, identifierCounts(read.text));
+  }
+
+  /** A file's bytes, digest and text; or, when it needs no parse, its facts, why it is skipped, or undefined when it is no file. */
+  private async load(relPath: string, known: (path: string, digest: string) => FileFacts | undefined): Promise<Loaded> {
     let bytes: Uint8Array;
     let version: string | undefined;
     try {
       ({ bytes, version } = await this.files.readVersioned(path.join(this.root, relPath), { maxBytes: MAX_READ_BYTES }));
     } catch (error) {
-      if (isNotAFile(error)) return undefined;
-      if (isFileAccessError(error)) return { path: relPath, reason: error.reason === 'too-large' ? 'too-large' : 'refused' };
+      if (isNotAFile(error)) return { settled: undefined };
+      if (isFileAccessError(error)) return { settled: { path: relPath, reason: error.reason === 'too-large' ? 'too-large' : 'refused' } };
       throw error;
     }
-    if (bytes.subarray(0, 8192).includes(0)) return { path: relPath, reason: 'binary' };
+    if (bytes.subarray(0, 8192).includes(0)) return { settled: { path: relPath, reason: 'binary' } };
     const digest = createHash('sha1').update(bytes).digest('base64');
     if (version) this.digests.set(relPath, { version, digest });
     else this.digests.delete(relPath); // written just now: read it again next time
     const cached = known(relPath, digest);
-    if (cached) return cached;
-    if (this.tooDeep.get(relPath) === digest) return { path: relPath, reason: 'too-deep' };
-    const text = new TextDecoder().decode(bytes);
-    const references = identifierCounts(text);
-    try {
-      return factsOf(relPath, digest, text, await this.declarations(relPath, text, bytes, threads), references);
-    } catch (error) {
-      if (!isStackOverflow(error)) throw error;
-      this.tooDeep.set(relPath, digest);
-      return { path: relPath, reason: 'too-deep' };
-    }
-  }
-
-  /** The file's declarations: on a thread, its outline (nothing hashed); TS/JS, parsed on this thread, whole. */
-  private async declarations(relPath: string, text: string, bytes: Uint8Array, threads: ParseThreads | undefined): Promise<Iterable<DeclaredName>> {
-    if (!threads) return this.parsing.symbolsOf(relPath, text);
-    const parsed = await threads.parse(relPath, async () => bytes, OUTLINE);
-    return parsed.outline?.() ?? parsed.symbols.values();
+    if (cached) return { settled: cached };
+    if (this.tooDeep.get(relPath) === digest) return { settled: { path: relPath, reason: 'too-deep' } };
+    // Decoded before the bytes move to a parse thread.
+    return { bytes, digest, text: new TextDecoder().decode(bytes) };
   }
 
   private async yieldTurn(signal: AbortSignal | undefined): Promise<void> {
@@ -117,3 +140,5 @@ export class SourceFactsReader implements FileFactsReader {
     signal?.throwIfAborted();
   }
 }
+
+type Loaded = { bytes: Uint8Array; digest: string; text: string } | { settled: FileFacts | SkippedFile | undefined };

@@ -82,12 +82,20 @@ async function loadGrammar(grammarDir: string, rules: LanguageRules): Promise<Gr
     const type = language.nodeTypeForId(id);
     if (type && /comment/.test(type) && language.nodeTypeIsNamed(id) && language.nodeTypeIsVisible(id)) comments.add(type);
   }
+  // Compiled on first use: only a hash of a whole file asks for every comment and parenthesis (an outline never does), and compiling a query costs milliseconds per grammar and thread.
+  let commentQuery: Query | undefined;
+  let parenQuery: Query | undefined;
+  const parens = rules.redundantParens;
   return {
     language,
     declarations: new Query(language, declarations.join('\n')),
-    comments: new Query(language, [...comments].map((type) => `(${type}) @comment`).join('\n')),
+    get comments() {
+      return (commentQuery ??= new Query(language, [...comments].map((type) => `(${type}) @comment`).join('\n')));
+    },
     commentTypes: comments,
-    ...(rules.redundantParens ? { parens: new Query(language, `(${rules.redundantParens.type}) @paren`) } : {}),
+    get parens() {
+      return parens && (parenQuery ??= new Query(language, `(${parens.type}) @paren`));
+    },
     walk: new Set([...WALKED, ...(rules.walk ?? [])].filter((type) => !rules.opaque?.includes(type))),
     opaque: new Set(rules.opaque),
   };

@@ -89,9 +89,9 @@ class ContainerAnswer implements SourceSymbol {
 }
 
 /** A file's outline as a thread sends it back: `name kind startLine` per declaration, tab-separated, nothing hashed. */
-export function packDeclaredNames(symbols: FileSymbols): string {
+export function packDeclaredNames(declared: Iterable<DeclaredName>): string {
   const lines: string[] = [];
-  for (const symbol of symbols.symbols.values()) lines.push(`${symbol.name}\t${symbol.kind}\t${symbol.startLine}`);
+  for (const { name, kind, startLine } of declared) lines.push(`${name}\t${kind}\t${startLine}`);
   return lines.join('\n');
 }
 

@@ -15,7 +15,7 @@
 // hashes their text.
 import * as path from 'node:path';
 import type { Language, Tree } from '@vscode/tree-sitter-wasm';
-import type { FileSymbols, SymbolParser, WantedSymbols } from '../../core/drift/symbols';
+import type { DeclaredName, FileSymbols, SymbolParser, WantedSymbols } from '../../core/drift/symbols';
 import { defaultGrammarDir, grammarFor, holdWebAssembly, loadedRuntime, type Grammar, type Runtime } from './grammars';
 import { LANGUAGES, type LanguageRules } from './languages';
 import { symbolsOf } from './lazySymbols';
@@ -105,8 +105,22 @@ export class TreeSitterParser implements SymbolParser {
 
   /** What `wanted` reads of a file, hashed here, for a parse thread to send back (see threadAnswers.ts). */
   answersOf(fileName: string, text: string, wanted?: WantedSymbols): string {
-    // An outline reads every declaration's name, kind and first line of a parse wanting nothing: nothing is hashed.
-    return wanted?.outline ? packDeclaredNames(this.parse(fileName, text)) : packAnswers(this.parse(fileName, text, wanted), wanted);
+    return wanted?.outline ? packDeclaredNames(this.outlineOf(fileName, text)) : packAnswers(this.parse(fileName, text, wanted), wanted);
+  }
+
+  /** Every declaration's name, kind and first line, straight from the walk: nothing is hashed, and no symbol made. */
+  private outlineOf(fileName: string, text: string): DeclaredName[] {
+    const { rules, grammar } = this.grammarOf(fileName);
+    const tree = this.parseTree(fileName, text, grammar);
+    try {
+      const declared: DeclaredName[] = [];
+      for (const [name, { kind, pieces }] of outlineFor(tree.rootNode, grammar, rules, undefined).index.pieces) {
+        declared.push({ name, kind, startLine: Math.min(...pieces.map((piece) => piece.startLine)) });
+      }
+      return declared;
+    } finally {
+      tree.delete();
+    }
   }
 
   private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {

@@ -11,7 +11,10 @@ export interface MapFocus {
 
 export interface RankedDefinition {
   definition: MapDefinition;
-  /** The share of the ranks of the files that use this name that flows to this declaration. */
+  /**
+   * What flows to this declaration from the files that use its name: each file's rank, plus an
+   * equal vote per file (see definitionShares).
+   */
   rank: number;
 }
 
@@ -21,6 +24,8 @@ export interface RankedFile {
   rank: number;
   /** Its declarations, the most used first. */
   definitions: RankedDefinition[];
+  /** The rank of its most used declaration (0 when none is used), known without ranking them all. */
+  best: number;
 }
 
 // Aider's weights: a name few files declare, a long structured one, or a mentioned one says more
@@ -74,20 +79,22 @@ export class FileRanker {
     const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.files, files) ? this.last : undefined;
     const definers = reusable?.definers ?? definersOf(files);
     const byPath = reusable?.byPath ?? placesByPath(files);
-    const nameWeights = new Map<string, number>();
+    const sums = new Float64Array(files.length);
     // The same files in the same order: an unchanged file (the same facts) keeps its edges.
-    const edges = files.map((file, source) => (reusable?.files[source] === file ? reusable.edges[source] : edgesOut(file, source, files, definers, focus, nameWeights)));
+    const edges = files.map((file, source) => (reusable?.files[source] === file ? reusable.edges[source] : edgesOut(file, source, files, definers, focus, sums)));
     const ranks = pageRank(edges, personalisation(files, focus, definers), reusable?.ranks);
     this.last = { files: [...files], focusKey, definers, byPath, edges, ranks };
     // Many files share a rank (those nothing uses): ties are broken by path, compared once per graph.
     const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || byPath[a] - byPath[b]);
     const shares = definitionShares(edges, ranks, definers.slots);
+    const best = bestShares(shares, definers.fileOfSlot, files.length);
     // A map shows a few files: their declarations are ranked when read.
     return order.map((index) => {
       let definitions: RankedDefinition[] | undefined;
       return {
         path: files[index].path,
         rank: ranks[index],
+        best: best[index],
         get definitions() {
           return (definitions ??= files[index].definitions
             .map((definition) => ({ definition, rank: shareOf(shares, definers, index, definition.name) }))
@@ -108,38 +115,57 @@ function placesByPath(files: readonly FileFacts[]): Int32Array {
   return places;
 }
 
-function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, nameWeights: Map<string, number>): EdgesOut {
+function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], definers: Definers, focus: MapFocus, sums: Float64Array): EdgesOut {
   const focused = focus.files.has(file.path) ? FOCUSED_REFERENCER : 1;
   const slots: number[] = [];
   const slotWeights: number[] = [];
-  const pairs = new Map<number, number>();
+  // Each target's weight is summed in `sums` (all zeros between calls), in the order targets are first met.
+  const targets: number[] = [];
   for (const [name, uses] of file.references) {
     const declaring = definers.byName.get(name);
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
     if (!declaring || declaring.files.includes(source)) continue;
-    let nameWeight = nameWeights.get(name);
-    if (nameWeight === undefined) nameWeights.set(name, (nameWeight = weightOfName(name, declaring.files, files, focus.names)));
-    const weight = focused * nameWeight * Math.sqrt(uses);
-    declaring.files.forEach((target, k) => {
+    const weight = focused * (declaring.weight ??= weightOfName(name, declaring.files, files, focus.names)) * Math.sqrt(uses);
+    for (let k = 0; k < declaring.files.length; k++) {
+      const target = declaring.files[k];
       slots.push(declaring.slots[k]);
       slotWeights.push(weight);
-      pairs.set(target, (pairs.get(target) ?? 0) + weight);
-    });
+      if (sums[target] === 0) targets.push(target);
+      sums[target] += weight;
+    }
   }
+  const weights = new Float64Array(targets.length);
+  targets.forEach((target, i) => {
+    weights[i] = sums[target];
+    sums[target] = 0;
+  });
   let total = 0;
   for (const weight of slotWeights) total += weight;
-  return { targets: Int32Array.from(pairs.keys()), weights: Float64Array.from(pairs.values()), slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
+  return { targets: Int32Array.from(targets), weights, slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
 }
 
-/** By slot: each declaration's share of the ranks of the files that use its name. */
+/**
+ * By slot: what flows to each declaration from the files that use its name, as Aider ranks
+ * declarations (each file's rank, shared out as its edges weigh), plus an equal vote of 1/files
+ * from every file: a name many files use (an API that tests, examples and scripts call) is what a
+ * reader of the map looks for, though those files are used by none and rank low.
+ */
 function definitionShares(edges: readonly EdgesOut[], ranks: Float64Array, slots: number): Float64Array {
   const shares = new Float64Array(slots);
+  const vote = 1 / edges.length;
   for (let source = 0; source < edges.length; source++) {
     const { slots: to, slotWeights, total } = edges[source];
-    const flow = ranks[source] / total;
+    const flow = (ranks[source] + vote) / total;
     for (let i = 0; i < to.length; i++) shares[to[i]] += flow * slotWeights[i];
   }
   return shares;
+}
+
+/** By file: the largest share among its declarations. */
+function bestShares(shares: Float64Array, fileOfSlot: Int32Array, files: number): Float64Array {
+  const best = new Float64Array(files);
+  for (let slot = 0; slot < shares.length; slot++) if (shares[slot] > best[fileOfSlot[slot]]) best[fileOfSlot[slot]] = shares[slot];
+  return best;
 }
 
 /** The rank of a file's declaration of `name`: 0 when the name is out of the graph. */
@@ -178,19 +204,29 @@ function definersOf(files: readonly FileFacts[]): Definers {
       declared.set(name, list);
     }
   });
-  const byName = new Map<string, { files: number[]; slots: number[] }>();
-  let slots = 0;
+  const byName = new Map<string, Declarations>();
+  const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
     const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
-    if (declarations.length <= MAX_DEFINERS) byName.set(name, { files: declarations.map((entry) => entry.index), slots: declarations.map(() => slots++) });
+    if (declarations.length > MAX_DEFINERS) continue;
+    const files = declarations.map((entry) => entry.index);
+    byName.set(name, { files, slots: files.map((file) => fileOfSlot.push(file) - 1) });
   }
-  return { byName, slots };
+  return { byName, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot) };
 }
 
-/** Name → the files declaring it, and for each, the slot its declaration's rank is summed in. */
+/** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
 interface Definers {
-  byName: Map<string, { files: number[]; slots: number[] }>;
+  byName: Map<string, Declarations>;
   slots: number;
+  fileOfSlot: Int32Array;
+}
+
+interface Declarations {
+  files: number[];
+  slots: number[];
+  /** How telling a reference to the name is (weightOfName), once known: kept while the graph is (the same declarations, the same focus). */
+  weight?: number;
 }
 
 function weightOfName(name: string, declaring: readonly number[], files: readonly FileFacts[], mentioned: ReadonlySet<string>): number {

@@ -24,7 +24,7 @@ export function repoMapTool(deps: Pick<ToolDependencies, 'map' | 'deadlineMs'>):
     description:
       'A map of the repository: its most important source files (TS/JS, Python, Go, Rust, Java, C#, Ruby, PHP, C, C++), ' +
       'ranked by how much the rest of the code uses them (PageRank over references, as Aider ranks them), each with the ' +
-      'first lines of its most-used declarations and their line numbers, within a token budget. A question about a codebase ' +
+      'first lines of its most-used declarations and their line numbers, then further declarations by name ("also: a, b"), within a token budget. A question about a codebase ' +
       'you do not know yet starts here, not with grep_code: read the map, then read_code the files and declarations it shows. ' +
       'Give focus (files, folders or names from the question) to rank the code around them first.',
     input,

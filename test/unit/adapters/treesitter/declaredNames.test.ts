@@ -7,9 +7,13 @@ describe('an outline from a parse thread (the repository map)', () => {
   it('names every declaration with its kind and first line, and answers nothing else', async () => {
     const parser = new TreeSitterParser();
     await parser.prepare('a.py');
-    const packed = packDeclaredNames(parser.parse('a.py', 'import os\n\nclass Store:\n    def get(self):\n        return 1\n\ndef helper():\n    pass\n'));
-    const outline = unpackDeclaredNames(packed);
-    assert.deepEqual(outline.outline!().map(({ name, kind, startLine }) => [name, kind, startLine]), [['Store', 'class', 2], ['Store.get', 'method', 3], ['helper', 'function', 6]]);
+    // helper is defined twice: one declaration, from its first line.
+    const text = 'import os\n\nclass Store:\n    def get(self):\n        return 1\n\ndef helper():\n    pass\n\ndef helper():\n    pass\n';
+    const outline = unpackDeclaredNames(parser.answersOf('a.py', text, { names: [], outline: true }));
+    const declared = outline.outline!().map(({ name, kind, startLine }) => [name, kind, startLine]);
+    assert.deepEqual(declared, [['Store', 'class', 2], ['Store.get', 'method', 3], ['helper', 'function', 6]]);
+    assert.deepEqual(declared, [...parser.parse('a.py', text).symbols.values()].map(({ name, kind, startLine }) => [name, kind, startLine]), 'as a whole parse declares them');
+    assert.equal(packDeclaredNames(outline.outline!()), parser.answersOf('a.py', text, { names: [], outline: true }));
     assert.equal(outline.get('helper'), undefined);
     assert.throws(() => outline.symbols, /Only the outline/);
     // Drift's wanted names are never answered by an outline, nor an outline by drift's answers.

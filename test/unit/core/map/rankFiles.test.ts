@@ -44,6 +44,17 @@ describe('rankFiles', () => {
     assert.ok(hub.definitions[0].rank > hub.definitions[1].rank);
   });
 
+  it('ranks a declaration many files use above one only a central file uses, though those files are used by none', () => {
+    const users = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => file(`src/${name}.ts`, [`handle_${name}`], ['HubThing']));
+    const tests = ['t1', 't2', 't3'].map((name) => file(`test/${name}.ts`, [`check_${name}`], ['widelyUsed']));
+    const ranked = rankFiles([...users, ...tests, file('src/hub.ts', ['HubThing'], ['rarelyUsed']), file('src/lib.ts', ['rarelyUsed', 'widelyUsed'])], noFocus);
+    const lib = ranked.find((entry) => entry.path === 'src/lib.ts')!;
+    assert.ok(ranked.find((entry) => entry.path === 'src/hub.ts')!.rank > ranked.find((entry) => entry.path === 'test/t1.ts')!.rank * 3);
+    assert.deepEqual(lib.definitions.map((entry) => entry.definition.name), ['widelyUsed', 'rarelyUsed']);
+    assert.equal(lib.best, lib.definitions[0].rank);
+    assert.equal(ranked.find((entry) => entry.path === 'test/t1.ts')!.best, 0, 'a file whose declarations nothing uses');
+  });
+
   it('moves focused files, and files declaring focused names, up', () => {
     const byFile = rankFiles(repo, { files: new Set(['src/lonely.ts']), names: new Set() });
     assert.equal(byFile[0].path, 'src/lonely.ts');

@@ -10,6 +10,7 @@ function ranked(count: number): RankedFile[] {
   return Array.from({ length: count }, (_, i) => ({
     path: `src/module${i}/file${i}.ts`,
     rank: 1 / (i + 1),
+    best: 1,
     definitions: Array.from({ length: (i % 15) + 1 }, (_, j) => ({
       definition: { name: `fn${i}_${j}`, kind: 'function' as const, line: j * 3, signature: `export function fn${i}_${j}(${'argument, '.repeat((i * 7 + j) % 17)}): void {` },
       rank: 1 / (j + 1),
@@ -35,6 +36,31 @@ describe('renderMap', () => {
     assert.match(map.text, /^src\/module0\/file0\.ts:\n {4}1│ export function fn0_0\(\): void \{\nsrc\/module1\/file1\.ts:\n {4}1│ /);
     const lines = map.files[2].definitions.map((definition) => definition.line);
     assert.deepEqual(lines, [...lines].sort((a, b) => a - b));
+  });
+
+  it('chooses declarations by rank across files: a much-used one of a lower file before the little-used ones of a higher file', () => {
+    const declaration = (name: string, line: number, rank: number) => ({ definition: { name, kind: 'function' as const, line, signature: `function ${name}() {` }, rank });
+    const top = { path: 'top.ts', rank: 0.6, best: 0.2, definitions: [declaration('central', 0, 0.2), ...Array.from({ length: 8 }, (_, i) => declaration(`minor${i}`, i + 1, 0.01))] };
+    const lower = { path: 'lower.ts', rank: 0.4, best: 0.5, definitions: [declaration('popular', 9, 0.5), declaration('unused', 10, 0)] };
+    // 40 tokens: the two best signatures fit in half of them; every other declaration by name.
+    const map = renderMap([top, lower], 40);
+    assert.equal(map.text, 'top.ts:\n    1│ function central() {\n  also: minor0, minor1, minor2, minor3, minor4, minor5, minor6, minor7\nlower.ts:\n   10│ function popular() {\n  also: unused');
+    assert.equal(map.tokens.used, 40);
+    assert.deepEqual(map.files.map((file) => file.definitions.map((definition) => definition.name)), [['central', ...Array.from({ length: 8 }, (_, i) => `minor${i}`)], ['popular', 'unused']]);
+    // 20 tokens: one signature, then names while they fit; files still in rank order.
+    assert.equal(renderMap([top, lower], 20).text, 'top.ts: central, minor0, minor1, minor2\nlower.ts:\n   10│ function popular() {');
+  });
+
+  it('names further declarations once their signatures no longer fit, and shows every signature when they do', () => {
+    const files = ranked(200);
+    const small = renderMap(files.slice(0, 2), 1000);
+    assert.doesNotMatch(small.text, /also:|\.ts: /, 'every signature fits: no names listed');
+    const map = renderMap(files, 1000);
+    const named = map.text.split('\n').filter((line) => /^ {2}also: |^\S+\.ts: \w/.test(line));
+    assert.ok(named.length > 10, map.text);
+    const signatures = map.text.split('\n').filter((line) => line.includes('│')).reduce((chars, line) => chars + line.length + 1, 0);
+    assert.ok(signatures <= 1000 * 4 * 0.5 + 1, `signature lines take at most half the budget (${signatures} characters)`);
+    assert.ok(map.tokens.used <= 1000 && map.tokens.used > 990, `${map.tokens.used}`);
   });
 
   it('shows a line declaring several names once, and lists each name', () => {
