@@ -1,4 +1,5 @@
 import type { DeclaredName, SymbolKind } from '../drift/symbols';
+import { ownNames } from './fileLocal';
 import { identifierCounts } from './identifiers';
 
 /** A signature is the first line of its declaration, cut here: a map shows shapes, not code. */
@@ -23,6 +24,8 @@ export interface FileFacts {
   definitions: readonly MapDefinition[];
   /** Identifier → occurrences in the file. */
   references: ReadonlyMap<string, number>;
+  /** Names it declares without exporting them, in an ES module (ownNames); absent when none or unknown. */
+  own?: ReadonlySet<string>;
 }
 
 export type SkipReason = 'too-large' | 'binary' | 'refused' | 'too-deep' | 'unreadable';
@@ -50,7 +53,8 @@ export function factsOf(path: string, digest: string, text: string, symbols: Ite
     definitions.push({ name: symbol.name, kind: symbol.kind, line: symbol.startLine, signature: signatureAt(text, lineStarts, symbol.startLine) });
   }
   definitions.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : 1));
-  return { path, digest, definitions, references };
+  const own = ownNames(path, text, definitions);
+  return { path, digest, definitions, references, ...(own ? { own } : {}) };
 }
 
 function startsOfLines(text: string): number[] {

@@ -124,7 +124,7 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
   for (const [name, uses] of file.references) {
     const declaring = definers.byName.get(name);
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-    if (!declaring || declaring.files.includes(source)) continue;
+    if (!declaring || declaring.files.includes(source) || definers.locals[source].has(name)) continue;
     const weight = focused * (declaring.weight ??= weightOfName(name, declaring.files, files, focus.names)) * Math.sqrt(uses);
     for (let k = 0; k < declaring.files.length; k++) {
       const target = declaring.files[k];
@@ -175,7 +175,7 @@ function shareOf(shares: Float64Array, definers: Definers, index: number, name: 
   return k < 0 ? 0 : shares[declaring!.slots[k]];
 }
 
-/** The same paths, in the same order, each declaring the same names of the same kinds as before. */
+/** The same paths, in the same order, each declaring the same names of the same kinds, and keeping the same ones to itself, as before. */
 function sameDeclarations(before: readonly FileFacts[], files: readonly FileFacts[]): boolean {
   if (before.length !== files.length) return false;
   for (let index = 0; index < files.length; index++) {
@@ -186,8 +186,15 @@ function sameDeclarations(before: readonly FileFacts[], files: readonly FileFact
     for (let i = 0; i < old.definitions.length; i++) {
       if (file.definitions[i].name !== old.definitions[i].name || file.definitions[i].kind !== old.definitions[i].kind) return false;
     }
+    if (!sameNames(file.own ?? NO_NAMES, old.own ?? NO_NAMES)) return false;
   }
   return true;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((name) => b.has(name));
 }
 
 /**
@@ -197,8 +204,10 @@ function sameDeclarations(before: readonly FileFacts[], files: readonly FileFact
  */
 function definersOf(files: readonly FileFacts[]): Definers {
   const declared = new Map<string, { index: number; binding: boolean }[]>();
+  const locals = files.map((file) => file.own ?? NO_NAMES);
   files.forEach((file, index) => {
     for (const { name, kind } of file.definitions) {
+      if (locals[index].has(name)) continue;
       const list = declared.get(name) ?? [];
       if (list[list.length - 1]?.index !== index) list.push({ index, binding: kind === 'variable' });
       declared.set(name, list);
@@ -212,7 +221,7 @@ function definersOf(files: readonly FileFacts[]): Definers {
     const files = declarations.map((entry) => entry.index);
     byName.set(name, { files, slots: files.map((file) => fileOfSlot.push(file) - 1) });
   }
-  return { byName, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot) };
+  return { byName, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot), locals };
 }
 
 /** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
@@ -220,6 +229,8 @@ interface Definers {
   byName: Map<string, Declarations>;
   slots: number;
   fileOfSlot: Int32Array;
+  /** By file: the names it declares for itself (FileFacts.own), in the graph as neither declarations nor references. */
+  locals: ReadonlySet<string>[];
 }
 
 interface Declarations {

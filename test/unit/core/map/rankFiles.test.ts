@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SymbolKind } from '../../../../src/core/drift/symbols';
-import type { FileFacts } from '../../../../src/core/map/fileFacts';
+import type { DeclaredName } from '../../../../src/core/drift/symbols';
+import { factsOf, type FileFacts } from '../../../../src/core/map/fileFacts';
 import { identifierCounts } from '../../../../src/core/map/identifiers';
 import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
 
@@ -75,6 +76,18 @@ describe('rankFiles', () => {
     ], noFocus);
     assert.equal(ranked[0].path, 'lib/router.ts');
     assert.ok(ranked.find((entry) => entry.path === 'lib/files.ts')!.rank <= ranked.find((entry) => entry.path === 'scripts/s0.mjs')!.rank + 1e-12, 'no script links to lib/files.ts: each uses its own files');
+  });
+
+  it('does not link a word to a declaration an ES module keeps to itself', () => {
+    // Twenty modules use the word `text`; store.ts declares a `text` helper it does not export, api.ts exports `textOf`.
+    const users = Array.from({ length: 20 }, (_, i) => factsOf(`src/u${i}.ts`, `u${i}`, `import { textOf } from './api';\nexport const u${i} = textOf(text, text);\n`, [{ name: `u${i}`, kind: 'variable', startLine: 1 }]));
+    const store = factsOf('src/store.ts', 'store', 'export class Store {}\nfunction text(value: unknown) {}\n', [{ name: 'Store', kind: 'class', startLine: 0 }, { name: 'text', kind: 'function', startLine: 1 }] as DeclaredName[]);
+    const api = factsOf('src/api.ts', 'api', 'export function textOf(value: unknown) {}\n', [{ name: 'textOf', kind: 'function', startLine: 0 }] as DeclaredName[]);
+    assert.deepEqual([...store.own!], ['text']);
+    const ranked = rankFiles([...users, store, api], noFocus);
+    assert.equal(ranked[0].path, 'src/api.ts');
+    const storeRank = ranked.find((entry) => entry.path === 'src/store.ts')!;
+    assert.equal(storeRank.definitions.find((d) => d.definition.name === 'text')!.rank, 0, 'no file can use it');
   });
 
   it('leaves out names declared in very many files (they link everything to everything)', () => {
