@@ -24,7 +24,7 @@ export interface RankedFile {
   rank: number;
   /** Its declarations, the most used first. */
   definitions: RankedDefinition[];
-  /** The rank of its most used declaration (0 when none is used), known without ranking them all. */
+  /** At least the rank of its best declaration (0 when none is used or focused), known without ranking them all. */
   best: number;
 }
 
@@ -88,16 +88,21 @@ export class FileRanker {
     const order = files.map((_, index) => index).sort((a, b) => ranks[b] - ranks[a] || byPath[a] - byPath[b]);
     const shares = definitionShares(edges, ranks, definers.slots);
     const best = bestShares(shares, definers.fileOfSlot, files.length);
+    // What the question mentions comes first: a focused file's declarations, and declarations of a
+    // focused name, gain their file's rank (which the walk's restarts made high), used or not.
+    const fileBoost = (index: number) => (focus.files.has(files[index].path) ? ranks[index] : 0);
+    const nameBoost = (index: number, name: string) => (focus.names.has(name) ? ranks[index] : 0);
+    const declaresFocusedName = (index: number) => focus.names.size > 0 && files[index].definitions.some(({ name }) => focus.names.has(name));
     // A map shows a few files: their declarations are ranked when read.
     return order.map((index) => {
       let definitions: RankedDefinition[] | undefined;
       return {
         path: files[index].path,
         rank: ranks[index],
-        best: best[index],
+        best: best[index] + fileBoost(index) + (declaresFocusedName(index) ? ranks[index] : 0),
         get definitions() {
           return (definitions ??= files[index].definitions
-            .map((definition) => ({ definition, rank: shareOf(shares, definers, index, definition.name) }))
+            .map((definition) => ({ definition, rank: shareOf(shares, definers, index, definition.name) + fileBoost(index) + nameBoost(index, definition.name) }))
             .sort((a, b) => b.rank - a.rank || a.definition.line - b.definition.line));
         },
       };

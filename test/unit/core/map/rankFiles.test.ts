@@ -4,6 +4,8 @@ import type { DeclaredName } from '../../../../src/core/drift/symbols';
 import { factsOf, type FileFacts } from '../../../../src/core/map/fileFacts';
 import { identifierCounts } from '../../../../src/core/map/identifiers';
 import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
+import { renderMap } from '../../../../src/core/map/renderMap';
+import { estimateTokens } from '../../../../src/core/chat/prompt';
 
 /** A file declaring `declares` (functions unless a kind is given) and using `uses` once each. */
 function file(path: string, declares: (string | [string, SymbolKind])[], uses: string[] = []): FileFacts {
@@ -65,6 +67,15 @@ describe('rankFiles', () => {
     const plain = rankFiles(repo, noFocus);
     assert.equal(byUser[0].path, 'src/b.ts');
     assert.ok(byUser.find((entry) => entry.path === 'src/leaf.ts')!.rank > plain.find((entry) => entry.path === 'src/leaf.ts')!.rank, 'what the focused file uses moves up too');
+  });
+
+  it('shows a focused file\'s declarations by their first line, first, though nothing uses them', () => {
+    const map = renderMap(rankFiles(repo, { files: new Set(['src/lonely.ts']), names: new Set() }), 40);
+    assert.match(map.text, /^src\/lonely\.ts:\n +1│ function nobodyUsesThis\(\)/);
+    assert.ok(estimateTokens(map.text) <= 40);
+    const byName = rankFiles(repo, { files: new Set(), names: new Set(['nobodyUsesThis']) });
+    assert.equal(byName[0].definitions[0].definition.name, 'nobodyUsesThis');
+    assert.ok(byName[0].best >= byName[0].definitions[0].rank);
   });
 
   it('reads a name a file declares itself as its own, and a variable named after a class declared elsewhere as a binding to it', () => {
