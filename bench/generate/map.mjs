@@ -223,10 +223,11 @@ function readmeNames(readme) {
   return new Set(code.match(/[A-Za-z_$][\w$]{2,}/g) ?? []);
 }
 
-/** The names of `names` the text shows, as identifiers (not as parts of longer ones). */
+/** The share of `names` the text shows, as identifiers (not as parts of longer ones), and those it does not show. */
 function shownIn(text, names) {
   const words = new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? []);
-  return [...names].filter((name) => words.has(name)).length / Math.max(1, names.size);
+  const missing = [...names].filter((name) => !words.has(name));
+  return { share: (names.size - missing.length) / Math.max(1, names.size), missing };
 }
 
 /**
@@ -255,7 +256,8 @@ async function quality(tmp) {
     // The baseline: the same renderer given the files in order of size and no ranks (each file's declarations in its order).
     const bySize = facts.map((file) => ({ file, bytes: readFileSync(join(root, file.path)).length })).sort((a, b) => b.bytes - a.bytes || (a.file.path < b.file.path ? -1 : 1));
     const sized = renderMap(bySize.map(({ file }) => ({ path: file.path, rank: 0, best: 0, definitions: file.definitions.map((definition) => ({ definition, rank: 0 })) })), QUALITY.tokens);
-    rows.push({ name, files: facts.length, names: declared.size, map: shownIn(map.text, declared), size: shownIn(sized.text, declared), missing: [...declared].filter((n) => !shownIn(map.text, new Set([n]))), shown: map.files.length, used: map.tokens.used, top: map.files.slice(0, 3).map((file) => file.path) });
+    const shown = shownIn(map.text, declared);
+    rows.push({ name, files: facts.length, names: declared.size, map: shown.share, size: shownIn(sized.text, declared).share, missing: shown.missing, shown: map.files.length, used: map.tokens.used, top: map.files.slice(0, 3).map((file) => file.path) });
   }
   for (const row of rows) {
     const ratio = row.size ? `${(row.map / row.size).toFixed(2)}x` : 'n/a';

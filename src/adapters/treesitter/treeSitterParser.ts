@@ -68,16 +68,13 @@ export class TreeSitterParser implements SymbolParser {
    */
   parse(fileName: string, text: string, wanted?: WantedSymbols): FileSymbols {
     const { rules, grammar } = this.grammarOf(fileName);
-    const tree = this.parseTree(fileName, text, grammar);
-    try {
+    return this.withTree(fileName, text, grammar, (tree) => {
       const tokens = new TokenText(text, tokenSyntax(rules), grammar.commentTypes, () => this.allSkips(fileName, text, grammar, rules));
       const { index, partial } = outlineFor(tree.rootNode, grammar, rules, wanted && WantedWords.of(text, wanted));
       if (wanted?.wholeFile) tokens.addSkips(skipsOf(tree, grammar, rules), 0, text.length);
       for (const name of wanted?.names ?? []) index.prepare(name, tokens);
       return symbolsOf(packOutline(index.pieces), tokens, partial, rules.reExports?.(tree.rootNode));
-    } finally {
-      tree.delete(); // WebAssembly memory is not garbage-collected
-    }
+    });
   }
 
   /**
@@ -111,16 +108,13 @@ export class TreeSitterParser implements SymbolParser {
   /** Every declaration's name, kind and first line, straight from the walk: nothing is hashed, and no symbol made. */
   private outlineOf(fileName: string, text: string): DeclaredName[] {
     const { rules, grammar } = this.grammarOf(fileName);
-    const tree = this.parseTree(fileName, text, grammar);
-    try {
+    return this.withTree(fileName, text, grammar, (tree) => {
       const declared: DeclaredName[] = [];
       for (const [name, { kind, pieces }] of outlineFor(tree.rootNode, grammar, rules, undefined).index.pieces) {
         declared.push({ name, kind, startLine: Math.min(...pieces.map((piece) => piece.startLine)) });
       }
       return declared;
-    } finally {
-      tree.delete();
-    }
+    });
   }
 
   private grammarOf(fileName: string): { rules: LanguageRules; grammar: Grammar } {
@@ -130,21 +124,21 @@ export class TreeSitterParser implements SymbolParser {
     return { rules, grammar };
   }
 
-  private parseTree(fileName: string, text: string, grammar: Grammar): Tree {
+  /** Parses `text` and hands its tree to `use`, then frees it: WebAssembly memory is not garbage-collected. */
+  private withTree<T>(fileName: string, text: string, grammar: Grammar, use: (tree: Tree) => T): T {
     this.parser!.setLanguage(grammar.language);
     const tree = this.parser!.parse(text);
     if (!tree) throw new Error(`tree-sitter could not parse ${fileName}.`);
-    return tree;
+    try {
+      return use(tree);
+    } finally {
+      tree.delete();
+    }
   }
 
   /** Every comment and redundant parenthesis of a file, for a hash nobody asked for at parse time: parsed again. */
   private allSkips(fileName: string, text: string, grammar: Grammar, rules: LanguageRules): number[] {
-    const tree = this.parseTree(fileName, text, grammar);
-    try {
-      return skipsOf(tree, grammar, rules);
-    } finally {
-      tree.delete();
-    }
+    return this.withTree(fileName, text, grammar, (tree) => skipsOf(tree, grammar, rules));
   }
 }
 

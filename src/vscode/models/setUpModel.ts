@@ -49,7 +49,8 @@ export async function setUpModel(models: Models, output: vscode.LogOutputChannel
       model = await modelName('azure');
       break;
     case 'ollama': {
-      const host = await endpoint('ollama.host', 'Ollama\'s address; leave empty for http://127.0.0.1:11434 (or OLLAMA_HOST).', '');
+      // Ollama's address may be written as OLLAMA_HOST is, host:port with no scheme.
+      const host = await endpoint('ollama.host', 'Ollama\'s address; leave empty for http://127.0.0.1:11434 (or OLLAMA_HOST).', '', checkOllamaHost);
       if (host === undefined) return undefined;
       model = await ollamaModel(host || checkOllamaHost(process.env.OLLAMA_HOST ?? '', 'OLLAMA_HOST') || loadLlmModule().DEFAULT_OLLAMA_HOST, output);
       break;
@@ -66,10 +67,8 @@ export async function setUpModel(models: Models, output: vscode.LogOutputChannel
 }
 
 /** Asks for an endpoint and stores it in user settings (application scope); '' when left empty, undefined when cancelled. */
-async function endpoint(setting: string, prompt: string, placeholder: string): Promise<string | undefined> {
+async function endpoint(setting: string, prompt: string, placeholder: string, check = checkEndpoint): Promise<string | undefined> {
   const llm = vscode.workspace.getConfiguration('repoWiki.llm');
-  // Ollama's address may be written as OLLAMA_HOST is, host:port with no scheme.
-  const check = setting === 'ollama.host' ? checkOllamaHost : checkEndpoint;
   const value = await vscode.window.showInputBox({
     title: `${TITLE} (2/3): endpoint`,
     prompt,

@@ -3,7 +3,7 @@ import { UPKEEP_DEFAULTS } from '../../core/defaults';
 import { lastChanged } from '../../core/pages/pageAge';
 import { isUpkeepInterval, upkeepDue, type UpkeepInterval } from '../../core/upkeep/schedule';
 import { isEmptyPlan, runUpkeep, upkeepSummary, type UpkeepRun } from '../../core/upkeep/upkeep';
-import { pagesToUpdate, upkeepStatusMessage, type UpdateOffer } from '../../core/upkeep/updateOffer';
+import { upkeepStatusMessage, type UpdateOffer } from '../../core/upkeep/updateOffer';
 import type { Wiki } from '../../core/wiki/wiki';
 import type { Services } from '../services/services';
 import { ensureTrusted, showError } from '../common/userErrors';
@@ -68,9 +68,12 @@ export const upkeepFeature = {
         const status = vscode.window.setStatusBarMessage('$(sync~spin) Repo Wiki: upkeep…');
         try {
           const run = await upkeep(wiki);
-          if (run) vscode.window.setStatusBarMessage(`$(check) Repo Wiki upkeep: ${upkeepStatusMessage(run.plan, pagesToUpdate(run.issues).length)}`, 15_000);
-          // At most one offer per run, and none for pages already offered.
-          if (run) offers.set(wiki.root, await offerUpdates(context, services, wiki, run.issues));
+          if (run) {
+            // At most one offer per run, and none for pages already offered.
+            const offer = await offerUpdates(context, services, wiki, run.issues);
+            offers.set(wiki.root, offer);
+            vscode.window.setStatusBarMessage(`$(check) Repo Wiki upkeep: ${upkeepStatusMessage(run.plan, offer.pages.length)}`, 15_000);
+          }
           // The librarian's check is advice, never a status change; it runs only when enabled, within its caps and minAgeDays.
           if (run && vscode.workspace.getConfiguration('repoWiki.lint.llm', vscode.Uri.file(wiki.root)).get<boolean>('enabled')) {
             await vscode.commands.executeCommand('repoWiki.lintWithLibrarian', { root: wiki.root, background: true });
