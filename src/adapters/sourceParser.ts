@@ -62,6 +62,9 @@ export class SourceParser implements SymbolParser {
     return {
       parse: async (fileName, read, wanted) => {
         if (!isTreeSitterFile(fileName)) return this.parse(fileName, new TextDecoder().decode(await read()), wanted);
+        // The repository map keeps what it made of a file by the file's digest itself. (Its read
+        // always gives bytes, so there is always a parse.)
+        if (wanted?.outline) return (await others.parse(fileName, read, wanted))!;
         let key = '';
         let known: FileSymbols | undefined;
         const parsed = await others.parse(fileName, async () => {

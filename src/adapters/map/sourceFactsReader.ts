@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import type { DeclaredName, ParseThreads, SourceSymbol } from '../../core/drift/symbols';
 import { isFileAccessError, isNotAFile, isStackOverflow } from '../../core/errors';
 import { nextTurn, turnDue } from '../../core/eventLoopTurns';
-import { factsOf, type FileFacts, type SkippedFile } from '../../core/map/fileFacts';
-import { identifierCounts } from '../../core/map/identifiers';
+import { factsOf, factsOfOutline, type FileFacts, type SkippedFile } from '../../core/map/fileFacts';
+import { Vocabulary, type References } from '../../core/map/identifiers';
 import type { FileFactsReader } from '../../core/map/repoMap';
 import type { FileSystem } from '../../core/ports';
 import { MAX_READ_BYTES } from '../../core/tools/workspaceText';
@@ -32,6 +32,7 @@ export interface MapParsing {
  * or nested too deeply to parse.
  */
 export class SourceFactsReader implements FileFactsReader {
+  readonly vocabulary = new Vocabulary();
   /** The digest of each file's last read version: a version unchanged needs no read. */
   private readonly digests = new Map<string, { version: string; digest: string }>();
   /** The digest of each file found nested too deeply to parse: the same bytes fail the same way. */
@@ -93,26 +94,30 @@ export class SourceFactsReader implements FileFactsReader {
       if (threads) {
         const symbols = await threads.parse(relPath, async () => {
           const read = (file.read = await this.load(relPath, known));
-          return 'text' in read ? read.bytes : NOTHING_TO_PARSE;
+          return 'bytes' in read ? read.bytes : NOTHING_TO_PARSE;
         }, OUTLINE);
-        // Its outline: what the map needs of a file (nothing hashed); TS/JS parses on this thread, whole.
-        declared = symbols.outline?.() ?? symbols.symbols.values();
+        const read = file.read!;
+        if (!('bytes' in read)) return read.settled;
+        // Its outline, with each declaration's first line: what the map needs of a file, and no
+        // text here (its bytes went to the thread). TS/JS parses on this thread, whole.
+        const outline = symbols.outline?.();
+        if (outline) return factsOfOutline(relPath, read.digest, outline, read.references);
+        declared = symbols.symbols.values();
       } else {
         const read = (file.read = await this.load(relPath, known));
-        if ('text' in read) declared = await this.parsing.symbolsOf(relPath, read.text);
+        if ('bytes' in read) declared = await this.parsing.symbolsOf(relPath, decoded(read.bytes));
       }
     } catch (error) {
-      if (!isStackOverflow(error) || !file.read || !('text' in file.read)) throw error;
+      if (!isStackOverflow(error) || !file.read || !('bytes' in file.read)) throw error;
       this.tooDeep.set(relPath, file.read.digest);
       return { path: relPath, reason: 'too-deep' };
     }
     const read = file.read!;
-    if (!('text' in read)) return read.settled;
-    // Counted here, while the thread parses its next file.
-    return factsOf(relPath, read.digest, read.text, declared!, identifierCounts(read.text));
+    if (!('bytes' in read)) return read.settled;
+    return factsOf(relPath, read.digest, decoded(read.bytes), declared!, read.references);
   }
 
-  /** A file's bytes, digest and text; or, when it needs no parse, its facts, why it is skipped, or undefined when it is no file. */
+  /** A file's bytes, digest and references; or, when it needs no parse, its facts, why it is skipped, or undefined when it is no file. */
   private async load(relPath: string, known: (path: string, digest: string) => FileFacts | undefined): Promise<Loaded> {
     let bytes: Uint8Array;
     let version: string | undefined;
@@ -130,8 +135,8 @@ export class SourceFactsReader implements FileFactsReader {
     const cached = known(relPath, digest);
     if (cached) return { settled: cached };
     if (this.tooDeep.get(relPath) === digest) return { settled: { path: relPath, reason: 'too-deep' } };
-    // Decoded before the bytes move to a parse thread.
-    return { bytes, digest, text: new TextDecoder().decode(bytes) };
+    // Counted before the bytes move to a parse thread (which has files in hand to parse meanwhile).
+    return { bytes, digest, references: this.vocabulary.referencesIn(bytes) };
   }
 
   private async yieldTurn(signal: AbortSignal | undefined): Promise<void> {
@@ -141,4 +146,9 @@ export class SourceFactsReader implements FileFactsReader {
   }
 }
 
-type Loaded = { bytes: Uint8Array; digest: string; text: string } | { settled: FileFacts | SkippedFile | undefined };
+type Loaded = { bytes: Uint8Array; digest: string; references: References } | { settled: FileFacts | SkippedFile | undefined };
+
+/** The text of bytes still in hand (a file parsed on this thread). */
+function decoded(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
+}

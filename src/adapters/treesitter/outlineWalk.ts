@@ -30,13 +30,18 @@ export function outlineFor(root: Node, grammar: Grammar, rules: LanguageRules, o
   return { index: outline(root, grammar, rules) };
 }
 
+/** The top-level declarations of a file, all the repository map keeps: no container is entered. */
+export function topLevelOutline(root: Node, grammar: Grammar, rules: LanguageRules): ReturnType<typeof outline> {
+  return outline(root, grammar, rules, undefined, true);
+}
+
 /**
  * The declarations of a file, walked from the root: a declaration inside a container or scope is
  * its member; one inside anything else (a function body) is not a symbol, so function bodies are
  * never visited. Statement blocks are walked from JavaScript; other subtrees (expressions, which
  * rarely hold a declaration) are searched with the declarations query, inside WebAssembly.
  */
-function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: WantedWords) {
+function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: WantedWords, topLevel = false) {
   const pieces = new Map<string, Entry>();
   // Open declarations around the current one: `prefix` names its members; `members` is false inside a function; `whole`: inside a wanted one.
   const open: Array<{ end: number; prefix: string; members: boolean; inType: boolean; whole: boolean }> = [];
@@ -52,11 +57,13 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: Want
     const around = open[open.length - 1];
     if (around && !around.members) return 'closed';
     const rule = rules.declarations[type];
+    // A scope (a Rust impl) declares only members.
+    if (topLevel && rule.scope) return 'closed';
     const names = rule.names(node).map(citableName).filter(Boolean);
     if (!names.length) return rule.leaf ? 'closed' : 'nameless';
     const body = rule.body?.(node) ?? undefined;
     const kind = kindOf(rule, node);
-    const opens = body !== undefined && (rule.scope === true || isContainer(rule, node));
+    const opens = !topLevel && body !== undefined && (rule.scope === true || isContainer(rule, node));
     const end = node.endIndex;
     const made = rule.scope ? undefined : piece(node, type, end, body, rule.bodyToEnd === true, place, rules, grammar.commentTypes);
     for (const name of names) {

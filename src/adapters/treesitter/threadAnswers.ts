@@ -88,10 +88,10 @@ class ContainerAnswer implements SourceSymbol {
   }
 }
 
-/** A file's outline as a thread sends it back: `name kind startLine` per declaration, tab-separated, nothing hashed. */
+/** A file's outline as a thread sends it back: `name kind startLine signature` per declaration, tab-separated (a signature, last, may hold tabs), nothing hashed. */
 export function packDeclaredNames(declared: Iterable<DeclaredName>): string {
   const lines: string[] = [];
-  for (const { name, kind, startLine } of declared) lines.push(`${name}\t${kind}\t${startLine}`);
+  for (const { name, kind, startLine, signature } of declared) lines.push(`${name}\t${kind}\t${startLine}\t${signature ?? ''}`);
   return lines.join('\n');
 }
 
@@ -99,8 +99,9 @@ export function packDeclaredNames(declared: Iterable<DeclaredName>): string {
 export function unpackDeclaredNames(packed: string): FileSymbols {
   const declared: DeclaredName[] = [];
   for (const line of packed ? packed.split('\n') : []) {
-    const [name, kind, startLine] = line.split('\t');
-    declared.push({ name, kind: kind as SymbolKind, startLine: Number(startLine) });
+    const [name, kind, startLine] = line.split('\t', 3);
+    const signature = line.slice(name.length + kind.length + startLine.length + 3);
+    declared.push({ name, kind: kind as SymbolKind, startLine: Number(startLine), signature });
   }
   return {
     partial: { names: new Set(), wholeFile: false, outline: true },

@@ -16,10 +16,11 @@
 import * as path from 'node:path';
 import type { Language, Tree } from '@vscode/tree-sitter-wasm';
 import type { DeclaredName, FileSymbols, SymbolParser, WantedSymbols } from '../../core/drift/symbols';
+import { signatureOf } from '../../core/map/fileFacts';
 import { defaultGrammarDir, grammarFor, holdWebAssembly, loadedRuntime, type Grammar, type Runtime } from './grammars';
 import { LANGUAGES, type LanguageRules } from './languages';
 import { symbolsOf } from './lazySymbols';
-import { outlineFor } from './outlineWalk';
+import { outlineFor, topLevelOutline } from './outlineWalk';
 import { packOutline } from './packedOutline';
 import { ParsePool, type ReadBytes } from './parsePool';
 import { packAnswers, packDeclaredNames, unpackAnswers, unpackDeclaredNames } from './threadAnswers';
@@ -105,13 +106,14 @@ export class TreeSitterParser implements SymbolParser {
     return wanted?.outline ? packDeclaredNames(this.outlineOf(fileName, text)) : packAnswers(this.parse(fileName, text, wanted), wanted);
   }
 
-  /** Every declaration's name, kind and first line, straight from the walk: nothing is hashed, and no symbol made. */
+  /** Every top-level declaration's name, kind, first line number and that line, straight from the walk: nothing is hashed, and no symbol made. */
   private outlineOf(fileName: string, text: string): DeclaredName[] {
     const { rules, grammar } = this.grammarOf(fileName);
     return this.withTree(fileName, text, grammar, (tree) => {
       const declared: DeclaredName[] = [];
-      for (const [name, { kind, pieces }] of outlineFor(tree.rootNode, grammar, rules, undefined).index.pieces) {
-        declared.push({ name, kind, startLine: Math.min(...pieces.map((piece) => piece.startLine)) });
+      for (const [name, { kind, pieces }] of topLevelOutline(tree.rootNode, grammar, rules).pieces) {
+        const first = pieces.reduce((a, b) => (b.startLine < a.startLine ? b : a));
+        declared.push({ name, kind, startLine: first.startLine, signature: lineAt(text, first.sigStart) });
       }
       return declared;
     });
@@ -146,6 +148,12 @@ export class TreeSitterParser implements SymbolParser {
 function skipsOf(tree: Tree, grammar: Grammar, rules: LanguageRules): number[] {
   const comments = grammar.comments.captures(tree.rootNode).flatMap(({ node }) => [node.startIndex, node.endIndex]);
   return grammar.parens && rules.redundantParens ? [...comments, ...redundantParenPairs(grammar.parens.captures(tree.rootNode), rules.redundantParens)] : comments;
+}
+
+/** The line holding `offset`, as the map shows a declaration's first line. */
+function lineAt(text: string, offset: number): string {
+  const end = text.indexOf('\n', offset);
+  return signatureOf(text.slice(text.lastIndexOf('\n', offset - 1) + 1, end < 0 ? text.length : end));
 }
 
 function rulesOf(file: string): LanguageRules | undefined {

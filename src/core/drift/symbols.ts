@@ -49,7 +49,7 @@ export interface FileSymbols {
    * `shapeOf` a wanted container's shape. Anything else needs the file parsed again.
    */
   readonly partial?: { readonly names: ReadonlySet<string>; readonly wholeFile: boolean; readonly outline?: boolean };
-  /** Every declaration's name, kind and first line, when the file's outline was wanted of a parse on another thread (nothing hashed). */
+  /** Every top-level declaration's name, kind and first line, when the file's outline was wanted of a parse on another thread (nothing hashed). */
   outline?(): readonly DeclaredName[];
   /** A wanted container's shape (see containerShape), when the parser took it already. */
   shapeOf?(name: string): string | undefined;
@@ -71,7 +71,7 @@ export interface TypeFingerprints {
 export interface WantedSymbols {
   readonly names: Iterable<string>;
   readonly wholeFile?: boolean;
-  /** Every declaration's name, kind and first line, and nothing hashed: what the repository map reads of a file. */
+  /** Every top-level declaration's name, kind, first line number and that line, and nothing hashed: what the repository map reads of a file. */
   readonly outline?: boolean;
 }
 
@@ -81,6 +81,8 @@ export interface DeclaredName {
   kind: SymbolKind;
   /** 0-based. */
   startLine: number;
+  /** Its first line, as the repository map shows it, when the parse that outlined it took it (a parse thread's outline). */
+  signature?: string;
 }
 
 /** Parses source text into symbols: TS/JS with the TypeScript compiler API, other languages with tree-sitter. */

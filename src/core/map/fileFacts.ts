@@ -1,6 +1,6 @@
 import type { DeclaredName, SymbolKind } from '../drift/symbols';
 import { ownNames } from './fileLocal';
-import { identifierCounts } from './identifiers';
+import type { References } from './identifiers';
 
 /** A signature is the first line of its declaration, cut here: a map shows shapes, not code. */
 export const MAX_SIGNATURE_CHARS = 160;
@@ -22,8 +22,8 @@ export interface FileFacts {
   /** A digest of the file's bytes: the same digest, the same facts (no parse). */
   digest: string;
   definitions: readonly MapDefinition[];
-  /** Identifier → occurrences in the file. */
-  references: ReadonlyMap<string, number>;
+  /** How often it uses each identifier, by the identifier's number in the map's vocabulary. */
+  references: References;
   /** Names it declares without exporting them, in an ES module (ownNames); absent when none or unknown. */
   own?: ReadonlySet<string>;
 }
@@ -44,7 +44,7 @@ export function isSkipped(entry: FileFacts | SkippedFile): entry is SkippedFile 
  * The facts of a file from its text and its declarations as drift parses them. Only top-level
  * declarations are kept: other files reach a member through its container's name.
  */
-export function factsOf(path: string, digest: string, text: string, symbols: Iterable<DeclaredName>, references = identifierCounts(text)): FileFacts {
+export function factsOf(path: string, digest: string, text: string, symbols: Iterable<DeclaredName>, references: References): FileFacts {
   const definitions: MapDefinition[] = [];
   let lineStarts: number[] | undefined;
   for (const symbol of symbols) {
@@ -52,8 +52,31 @@ export function factsOf(path: string, digest: string, text: string, symbols: Ite
     lineStarts ??= startsOfLines(text);
     definitions.push({ name: symbol.name, kind: symbol.kind, line: symbol.startLine, signature: signatureAt(text, lineStarts, symbol.startLine) });
   }
-  definitions.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : 1));
   const own = ownNames(path, text, definitions);
+  return sortedFacts(path, digest, definitions, references, own);
+}
+
+/**
+ * The facts of a file from a parse thread's outline, whose declarations bring their first lines:
+ * no text needed here. (An ES module, whose unexported names are its own, is parsed with its text.)
+ */
+export function factsOfOutline(path: string, digest: string, outline: Iterable<DeclaredName>, references: References): FileFacts {
+  const definitions: MapDefinition[] = [];
+  for (const { name, kind, startLine, signature } of outline) {
+    if (signature === undefined) throw new Error(`The outline of ${path} has no first line for ${name}: parse it with its text.`);
+    if (!name.includes('.')) definitions.push({ name, kind, line: startLine, signature });
+  }
+  return sortedFacts(path, digest, definitions, references, undefined);
+}
+
+/** A declaration's first line as the map shows it: trimmed, and cut at MAX_SIGNATURE_CHARS. */
+export function signatureOf(line: string): string {
+  const raw = line.trim();
+  return raw.length > MAX_SIGNATURE_CHARS ? `${raw.slice(0, MAX_SIGNATURE_CHARS - 1)}…` : raw;
+}
+
+function sortedFacts(path: string, digest: string, definitions: MapDefinition[], references: References, own: ReadonlySet<string> | undefined): FileFacts {
+  definitions.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : 1));
   return { path, digest, definitions, references, ...(own ? { own } : {}) };
 }
 
@@ -66,6 +89,5 @@ function startsOfLines(text: string): number[] {
 function signatureAt(text: string, starts: readonly number[], line: number): string {
   const start = starts[line] ?? text.length;
   const next = starts[line + 1];
-  const raw = text.slice(start, next === undefined ? text.length : next - 1).trim();
-  return raw.length > MAX_SIGNATURE_CHARS ? `${raw.slice(0, MAX_SIGNATURE_CHARS - 1)}…` : raw;
+  return signatureOf(text.slice(start, next === undefined ? text.length : next - 1));
 }

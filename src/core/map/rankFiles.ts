@@ -1,4 +1,5 @@
 import type { FileFacts, MapDefinition } from './fileFacts';
+import type { Vocabulary } from './identifiers';
 import { pageRank, type OutEdges } from './pageRank';
 
 /** What a question or a selection mentions: the map ranks around these. */
@@ -50,8 +51,8 @@ const FOCUSED_REFERENCER = 50;
  * times how telling the name is. With a focus, the walk restarts at the focused files and at the
  * files declaring focused names. Highest rank first; equal ranks by path.
  */
-export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
-  return new FileRanker().rank(files, focus);
+export function rankFiles(files: readonly FileFacts[], vocabulary: Vocabulary, focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
+  return new FileRanker(vocabulary).rank(files, focus);
 }
 
 /**
@@ -74,10 +75,13 @@ interface EdgesOut extends OutEdges {
 export class FileRanker {
   private last?: { files: readonly FileFacts[]; focusKey: string; definers: Definers; byPath: Int32Array; edges: EdgesOut[]; ranks: Float64Array };
 
+  /** `vocabulary`: the one the files' references were counted in. */
+  constructor(private readonly vocabulary: Vocabulary) {}
+
   rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
     const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
     const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.files, files) ? this.last : undefined;
-    const definers = reusable?.definers ?? definersOf(files);
+    const definers = reusable?.definers ?? definersOf(files, this.vocabulary);
     const byPath = reusable?.byPath ?? placesByPath(files);
     const sums = new Float64Array(files.length);
     // The same files in the same order: an unchanged file (the same facts) keeps its edges.
@@ -126,11 +130,12 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
   const slotWeights: number[] = [];
   // Each target's weight is summed in `sums` (all zeros between calls), in the order targets are first met.
   const targets: number[] = [];
-  for (const [name, uses] of file.references) {
-    const declaring = definers.byName.get(name);
+  const { ids, counts } = file.references;
+  for (let i = 0; i < ids.length; i++) {
+    const declaring = definers.byId[ids[i]];
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-    if (!declaring || declaring.files.includes(source) || definers.locals[source].has(name)) continue;
-    const weight = focused * (declaring.weight ??= weightOfName(name, declaring.files, files, focus.names)) * Math.sqrt(uses);
+    if (!declaring || declaring.files.includes(source) || definers.locals[source].has(declaring.name)) continue;
+    const weight = focused * (declaring.weight ??= weightOfName(declaring.name, declaring.files, files, focus.names)) * Math.sqrt(counts[i]);
     for (let k = 0; k < declaring.files.length; k++) {
       const target = declaring.files[k];
       slots.push(declaring.slots[k]);
@@ -207,7 +212,7 @@ function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
  * is a binding to it (`const { Router } = require('./router')`), not a declaration of its own;
  * a name declared in more than MAX_DEFINERS files links everything to everything, and tells nothing.
  */
-function definersOf(files: readonly FileFacts[]): Definers {
+function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Definers {
   const declared = new Map<string, { index: number; binding: boolean }[]>();
   const locals = files.map((file) => file.own ?? NO_NAMES);
   files.forEach((file, index) => {
@@ -219,19 +224,26 @@ function definersOf(files: readonly FileFacts[]): Definers {
     }
   });
   const byName = new Map<string, Declarations>();
+  const byId: (Declarations | undefined)[] = [];
   const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
     const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
     if (declarations.length > MAX_DEFINERS) continue;
     const files = declarations.map((entry) => entry.index);
-    byName.set(name, { files, slots: files.map((file) => fileOfSlot.push(file) - 1) });
+    const entry = { name, files, slots: files.map((file) => fileOfSlot.push(file) - 1) };
+    byName.set(name, entry);
+    // A name no file holds as a word (`operator+`, a non-ASCII one) is no reference's.
+    const id = vocabulary.idOf(name);
+    if (id !== undefined) byId[id] = entry;
   }
-  return { byName, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot), locals };
+  return { byName, byId, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot), locals };
 }
 
 /** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
 interface Definers {
   byName: Map<string, Declarations>;
+  /** The same, by the name's number in the vocabulary: what a reference is followed by. */
+  byId: readonly (Declarations | undefined)[];
   slots: number;
   fileOfSlot: Int32Array;
   /** By file: the names it declares for itself (FileFacts.own), in the graph as neither declarations nor references. */
@@ -239,6 +251,7 @@ interface Definers {
 }
 
 interface Declarations {
+  name: string;
   files: number[];
   slots: number[];
   /** How telling a reference to the name is (weightOfName), once known: kept while the graph is (the same declarations, the same focus). */

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SymbolKind } from '../../../../src/core/drift/symbols';
 import type { DeclaredName } from '../../../../src/core/drift/symbols';
 import { factsOf, type FileFacts } from '../../../../src/core/map/fileFacts';
-import { identifierCounts } from '../../../../src/core/map/identifiers';
+import { Vocabulary } from '../../../../src/core/map/identifiers';
 import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
 import { renderMap } from '../../../../src/core/map/renderMap';
 import { estimateTokens } from '../../../../src/core/chat/prompt';
@@ -13,9 +13,17 @@ function file(path: string, declares: (string | [string, SymbolKind])[], uses: s
     const [name, kind] = typeof entry === 'string' ? [entry, 'function' as const] : entry;
     return { name, kind, line, signature: `function ${name}()` };
   });
-  const references = new Map<string, number>();
-  for (const name of [...declares.map((entry) => (typeof entry === 'string' ? entry : entry[0])), ...uses]) references.set(name, (references.get(name) ?? 0) + 1);
-  return { path, digest: path, definitions, references };
+  const words = [...declares.map((entry) => (typeof entry === 'string' ? entry : entry[0])), ...uses];
+  return { path, digest: path, definitions, references: vocabulary.referencesInText(words.join(' ')) };
+}
+
+/** What every file of these tests counts its references in. */
+const vocabulary = new Vocabulary();
+/** rankFiles over the tests' vocabulary. */
+const rank = (files: readonly FileFacts[], focus: Parameters<typeof rankFiles>[2]) => rankFiles(files, vocabulary, focus);
+
+function factsWithText(path: string, text: string, declared: DeclaredName[]): FileFacts {
+  return factsOf(path, path, text, declared, vocabulary.referencesInText(text));
 }
 
 const noFocus = { files: new Set<string>(), names: new Set<string>() };
@@ -33,7 +41,7 @@ describe('rankFiles', () => {
   ];
 
   it('ranks the file every other file uses first, and a file nothing uses below the files used', () => {
-    const ranked = rankFiles(repo, noFocus);
+    const ranked = rank(repo, noFocus);
     assert.equal(ranked[0].path, 'src/hub.ts');
     assert.equal(ranked[1].path, 'src/leaf.ts');
     const sum = ranked.reduce((total, entry) => total + entry.rank, 0);
@@ -42,7 +50,7 @@ describe('rankFiles', () => {
   });
 
   it('orders a file\'s declarations by how much they are used', () => {
-    const hub = rankFiles(repo, noFocus).find((entry) => entry.path === 'src/hub.ts')!;
+    const hub = rank(repo, noFocus).find((entry) => entry.path === 'src/hub.ts')!;
     assert.deepEqual(hub.definitions.map((entry) => entry.definition.name), ['hubConfig', 'HubService']);
     assert.ok(hub.definitions[0].rank > hub.definitions[1].rank);
   });
@@ -50,7 +58,7 @@ describe('rankFiles', () => {
   it('ranks a declaration many files use above one only a central file uses, though those files are used by none', () => {
     const users = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => file(`src/${name}.ts`, [`handle_${name}`], ['HubThing']));
     const tests = ['t1', 't2', 't3'].map((name) => file(`test/${name}.ts`, [`check_${name}`], ['widelyUsed']));
-    const ranked = rankFiles([...users, ...tests, file('src/hub.ts', ['HubThing'], ['rarelyUsed']), file('src/lib.ts', ['rarelyUsed', 'widelyUsed'])], noFocus);
+    const ranked = rank([...users, ...tests, file('src/hub.ts', ['HubThing'], ['rarelyUsed']), file('src/lib.ts', ['rarelyUsed', 'widelyUsed'])], noFocus);
     const lib = ranked.find((entry) => entry.path === 'src/lib.ts')!;
     assert.ok(ranked.find((entry) => entry.path === 'src/hub.ts')!.rank > ranked.find((entry) => entry.path === 'test/t1.ts')!.rank * 3);
     assert.deepEqual(lib.definitions.map((entry) => entry.definition.name), ['widelyUsed', 'rarelyUsed']);
@@ -59,27 +67,27 @@ describe('rankFiles', () => {
   });
 
   it('moves focused files, and files declaring focused names, up', () => {
-    const byFile = rankFiles(repo, { files: new Set(['src/lonely.ts']), names: new Set() });
+    const byFile = rank(repo, { files: new Set(['src/lonely.ts']), names: new Set() });
     assert.equal(byFile[0].path, 'src/lonely.ts');
-    const byName = rankFiles(repo, { files: new Set(), names: new Set(['leafHelper']) });
+    const byName = rank(repo, { files: new Set(), names: new Set(['leafHelper']) });
     assert.equal(byName[0].path, 'src/leaf.ts');
-    const byUser = rankFiles(repo, { files: new Set(['src/b.ts']), names: new Set() });
-    const plain = rankFiles(repo, noFocus);
+    const byUser = rank(repo, { files: new Set(['src/b.ts']), names: new Set() });
+    const plain = rank(repo, noFocus);
     assert.equal(byUser[0].path, 'src/b.ts');
     assert.ok(byUser.find((entry) => entry.path === 'src/leaf.ts')!.rank > plain.find((entry) => entry.path === 'src/leaf.ts')!.rank, 'what the focused file uses moves up too');
   });
 
   it('shows a focused file\'s declarations by their first line, first, though nothing uses them', () => {
-    const map = renderMap(rankFiles(repo, { files: new Set(['src/lonely.ts']), names: new Set() }), 40);
+    const map = renderMap(rank(repo, { files: new Set(['src/lonely.ts']), names: new Set() }), 40);
     assert.match(map.text, /^src\/lonely\.ts:\n +1│ function nobodyUsesThis\(\)/);
     assert.ok(estimateTokens(map.text) <= 40);
-    const byName = rankFiles(repo, { files: new Set(), names: new Set(['nobodyUsesThis']) });
+    const byName = rank(repo, { files: new Set(), names: new Set(['nobodyUsesThis']) });
     assert.equal(byName[0].definitions[0].definition.name, 'nobodyUsesThis');
     assert.ok(byName[0].best >= byName[0].definitions[0].rank);
   });
 
   it('reads a name a file declares itself as its own, and a variable named after a class declared elsewhere as a binding to it', () => {
-    const ranked = rankFiles([
+    const ranked = rank([
       file('lib/router.ts', [['Router', 'class']]),
       // Scripts that bind Router (`const { Router } = require(...)`) and each declare their own `files`.
       ...Array.from({ length: 4 }, (_, i) => file(`scripts/s${i}.mjs`, [['Router', 'variable'], ['files', 'variable']], ['Router', 'files'])),
@@ -91,11 +99,11 @@ describe('rankFiles', () => {
 
   it('does not link a word to a declaration an ES module keeps to itself', () => {
     // Twenty modules use the word `text`; store.ts declares a `text` helper it does not export, api.ts exports `textOf`.
-    const users = Array.from({ length: 20 }, (_, i) => factsOf(`src/u${i}.ts`, `u${i}`, `import { textOf } from './api';\nexport const u${i} = textOf(text, text);\n`, [{ name: `u${i}`, kind: 'variable', startLine: 1 }]));
-    const store = factsOf('src/store.ts', 'store', 'export class Store {}\nfunction text(value: unknown) {}\n', [{ name: 'Store', kind: 'class', startLine: 0 }, { name: 'text', kind: 'function', startLine: 1 }] as DeclaredName[]);
-    const api = factsOf('src/api.ts', 'api', 'export function textOf(value: unknown) {}\n', [{ name: 'textOf', kind: 'function', startLine: 0 }] as DeclaredName[]);
+    const users = Array.from({ length: 20 }, (_, i) => factsWithText(`src/u${i}.ts`, `import { textOf } from './api';\nexport const u${i} = textOf(text, text);\n`, [{ name: `u${i}`, kind: 'variable', startLine: 1 }]));
+    const store = factsWithText('src/store.ts', 'export class Store {}\nfunction text(value: unknown) {}\n', [{ name: 'Store', kind: 'class', startLine: 0 }, { name: 'text', kind: 'function', startLine: 1 }] as DeclaredName[]);
+    const api = factsWithText('src/api.ts', 'export function textOf(value: unknown) {}\n', [{ name: 'textOf', kind: 'function', startLine: 0 }] as DeclaredName[]);
     assert.deepEqual([...store.own!], ['text']);
-    const ranked = rankFiles([...users, store, api], noFocus);
+    const ranked = rank([...users, store, api], noFocus);
     assert.equal(ranked[0].path, 'src/api.ts');
     const storeRank = ranked.find((entry) => entry.path === 'src/store.ts')!;
     assert.equal(storeRank.definitions.find((d) => d.definition.name === 'text')!.rank, 0, 'no file can use it');
@@ -103,13 +111,13 @@ describe('rankFiles', () => {
 
   it('leaves out names declared in very many files (they link everything to everything)', () => {
     const many = Array.from({ length: 30 }, (_, i) => file(`m/f${i}.py`, ['run'], []));
-    const ranked = rankFiles([...many, file('main.py', ['main'], ['run'])], noFocus);
+    const ranked = rank([...many, file('main.py', ['main'], ['run'])], noFocus);
     const ranks = ranked.filter((entry) => entry.path.startsWith('m/')).map((entry) => entry.rank);
     assert.ok(Math.max(...ranks) - Math.min(...ranks) < 1e-12, 'no edge to any of them');
   });
 
   it('ranks again after a save as it ranks afresh, reusing its graph only while the declarations are the same', () => {
-    const ranker = new FileRanker();
+    const ranker = new FileRanker(vocabulary);
     ranker.rank(repo, noFocus);
     const same = (a: ReturnType<typeof rankFiles>, b: ReturnType<typeof rankFiles>) => {
       assert.deepEqual(a.map((entry) => entry.path), b.map((entry) => entry.path));
@@ -118,22 +126,28 @@ describe('rankFiles', () => {
     };
     // d.ts now uses leafHelper three times (a save that declares nothing new).
     const saved = repo.map((facts) => (facts.path === 'src/d.ts' ? file('src/d.ts', ['handleD'], ['hubConfig', 'leafHelper', 'leafHelper', 'leafHelper']) : facts));
-    same(ranker.rank(saved, noFocus), rankFiles(saved, noFocus));
+    same(ranker.rank(saved, noFocus), rank(saved, noFocus));
     // leaf.ts now declares hubConfig too: the graph is made anew.
     const declared = saved.map((facts) => (facts.path === 'src/leaf.ts' ? file('src/leaf.ts', ['leafHelper', 'hubConfig']) : facts));
-    same(ranker.rank(declared, noFocus), rankFiles(declared, noFocus));
+    same(ranker.rank(declared, noFocus), rank(declared, noFocus));
     const focus = { files: new Set(['src/a.ts']), names: new Set<string>() };
-    same(ranker.rank(declared, focus), rankFiles(declared, focus));
+    same(ranker.rank(declared, focus), rank(declared, focus));
   });
 
   it('ranks an empty repository as nothing', () => {
-    assert.deepEqual(rankFiles([], noFocus), []);
+    assert.deepEqual(rank([], noFocus), []);
   });
 });
 
-describe('identifierCounts', () => {
+describe('Vocabulary', () => {
+  /** Word → count, as a file's references say it. */
+  const countsOf = (words: Vocabulary, text: string) => {
+    const { ids, counts } = words.referencesInText(text);
+    return new Map([...ids].map((id, i) => [words.nameOf(id), counts[i]]));
+  };
+
   it('counts identifiers of two characters or more, not numbers\' letters', () => {
-    const counts = identifierCounts('const fooBar = $el + 0x1F + x; fooBar(_id, a1b2, "fooBar")');
+    const counts = countsOf(new Vocabulary(), 'const fooBar = $el + 0x1F + x; fooBar(_id, a1b2, "fooBar")');
     assert.equal(counts.get('fooBar'), 3);
     assert.equal(counts.get('$el'), 1);
     assert.equal(counts.get('_id'), 1);
@@ -141,5 +155,27 @@ describe('identifierCounts', () => {
     assert.equal(counts.get('x'), undefined);
     assert.equal(counts.get('x1F'), undefined);
     assert.equal(counts.get('F'), undefined);
+  });
+
+  it('gives a word one number in every text, and finds it by name; a non-ASCII letter ends a word', () => {
+    const words = new Vocabulary();
+    const first = words.referencesInText('Router route');
+    const second = words.referencesInText('route(Router, Router) naïve');
+    assert.equal(words.idOf('Router'), first.ids[0]);
+    assert.deepEqual(countsOf(words, 'route(Router, Router) naïve'), new Map([['route', 1], ['Router', 2], ['na', 1], ['ve', 1]]));
+    assert.deepEqual([...second.ids].slice(0, 2), [words.idOf('route'), words.idOf('Router')]);
+    assert.equal(words.idOf('Routers'), undefined);
+    assert.equal(words.idOf('naïve'), undefined);
+    assert.equal(words.idOf('operator+'), undefined);
+  });
+
+  it('keeps every word as its table and its store grow', () => {
+    const words = new Vocabulary();
+    const names = Array.from({ length: 20_000 }, (_, i) => `name_${i.toString(36)}_${'x'.repeat(i % 40)}`);
+    const { ids, counts } = words.referencesInText(names.join('\n'));
+    assert.equal(words.size, names.length);
+    assert.ok(counts.every((count) => count === 1));
+    names.forEach((name, i) => assert.equal(words.nameOf(ids[i]), name));
+    names.forEach((name, i) => assert.equal(words.idOf(name), ids[i]));
   });
 });

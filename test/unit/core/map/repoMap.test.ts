@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { factsOf, type FileFacts, type SkippedFile } from '../../../../src/core/map/fileFacts';
+import { Vocabulary } from '../../../../src/core/map/identifiers';
 import { RepoMap, type FileFactsReader } from '../../../../src/core/map/repoMap';
 
 /**
@@ -8,6 +9,7 @@ import { RepoMap, type FileFactsReader } from '../../../../src/core/map/repoMap'
  * is asked about and parses.
  */
 class CountingReader implements FileFactsReader {
+  readonly vocabulary = new Vocabulary();
   readonly texts = new Map<string, string>();
   listings = 0;
   asked: string[] = [];
@@ -40,7 +42,7 @@ class CountingReader implements FileFactsReader {
       if (cached) return [cached];
       this.parsed.push(path);
       const symbols = [...text.matchAll(/^def (\w+)/gm)].map((match) => ({ name: match[1], kind: 'function' as const, startLine: text.slice(0, match.index).split('\n').length - 1 }));
-      return [factsOf(path, digest, text, symbols)];
+      return [factsOf(path, digest, text, symbols, this.vocabulary.referencesInText(text))];
     });
     const after = this.afterRead;
     this.afterRead = undefined;
