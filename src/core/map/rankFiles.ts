@@ -132,9 +132,12 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
   const targets: number[] = [];
   const { ids, counts } = file.references;
   for (let i = 0; i < ids.length; i++) {
-    const declaring = definers.byId[ids[i]];
+    // A word newer than the graph (beyond byId) is declared nowhere the graph knows.
+    const at = ids[i] < definers.byId.length ? definers.byId[ids[i]] : -1;
+    if (at < 0) continue;
+    const declaring = definers.referable[at];
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-    if (!declaring || declaring.files.includes(source) || definers.locals[source].has(declaring.name)) continue;
+    if (declaring.files.includes(source) || definers.locals[source].has(declaring.name)) continue;
     const weight = focused * (declaring.weight ??= weightOfName(declaring.name, declaring.files, files, focus.names)) * Math.sqrt(counts[i]);
     for (let k = 0; k < declaring.files.length; k++) {
       const target = declaring.files[k];
@@ -224,26 +227,30 @@ function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Define
     }
   });
   const byName = new Map<string, Declarations>();
-  const byId: (Declarations | undefined)[] = [];
+  // By word number: the index of its declarations, or -1 (an array of numbers, not a sparse one of objects).
+  const byId = new Int32Array(vocabulary.size).fill(-1);
+  const referable: Declarations[] = [];
   const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
-    const declarations = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
-    if (declarations.length > MAX_DEFINERS) continue;
-    const files = declarations.map((entry) => entry.index);
+    const declaring = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
+    if (declaring.length > MAX_DEFINERS) continue;
+    const files = declaring.map((entry) => entry.index);
     const entry = { name, files, slots: files.map((file) => fileOfSlot.push(file) - 1) };
     byName.set(name, entry);
     // A name no file holds as a word (`operator+`, a non-ASCII one) is no reference's.
     const id = vocabulary.idOf(name);
-    if (id !== undefined) byId[id] = entry;
+    if (id !== undefined) byId[id] = referable.push(entry) - 1;
   }
-  return { byName, byId, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot), locals };
+  return { byName, byId, referable, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot), locals };
 }
 
 /** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
 interface Definers {
   byName: Map<string, Declarations>;
-  /** The same, by the name's number in the vocabulary: what a reference is followed by. */
-  byId: readonly (Declarations | undefined)[];
+  /** The same, by the name's number in the vocabulary (an index into `referable`, or -1): what a reference is followed by. */
+  byId: Int32Array;
+  /** Those of byName that some text holds as a word. */
+  referable: readonly Declarations[];
   slots: number;
   fileOfSlot: Int32Array;
   /** By file: the names it declares for itself (FileFacts.own), in the graph as neither declarations nor references. */
