@@ -7,9 +7,9 @@
  *
  * A file's words are counted from its bytes in a table of their own (hash, start, length), then
  * looked up once each in the vocabulary: no string is made for a word, and the ranking follows a
- * reference by its number. A cold map of a million lines uses about 800,000 (file, word) pairs: as
- * strings in a Map per file, they cost it about a tenth of its time, in the scan, the garbage
- * collector and the ranking.
+ * reference by its number. A cold map of a million lines has about 800,000 (file, word) pairs: as
+ * strings in a Map per file, each was a string and an entry kept as long as the map, and a string
+ * lookup whenever the graph was made (the ranking's edges took about three times as long).
  */
 export class Vocabulary {
   /** Open addressing, two numbers a slot: a word's hash and its number (-1: empty). At most half full. The hash is in the slot so that a probe reads nothing else until it matches. */
@@ -20,7 +20,6 @@ export class Vocabulary {
   /** Every word's bytes, one after another. */
   private bytes: Uint8Array = new Uint8Array(1 << 14);
   private used = 0;
-  private names: (string | undefined)[] = [];
   private count = 0;
 
   /** How many words have numbers. */
@@ -67,17 +66,6 @@ export class Vocabulary {
       while (k < length && this.bytes[start + k] === name.charCodeAt(k)) k++;
       if (k === length) return id;
     }
-  }
-
-  /** The word a number stands for. */
-  nameOf(id: number): string {
-    let name = this.names[id];
-    if (name === undefined) {
-      if (id < 0 || id >= this.count) throw new RangeError(`No word is numbered ${id}.`);
-      name = ASCII.decode(this.bytes.subarray(this.starts[id], this.starts[id] + this.lengths[id]));
-      this.names[id] = name;
-    }
-    return name;
   }
 
   /** The table, twice as many slots. */
@@ -143,8 +131,6 @@ export interface References {
 }
 
 const MIN_TABLE = 1 << 8;
-/** Words are ASCII: UTF-8 reads them as they are. */
-const ASCII = new TextDecoder();
 const [OTHER, START, DIGIT] = [0, 1, 2];
 /** By byte: a letter, `_` or `$` starts an identifier; a digit continues one; any other byte (a non-ASCII one too) is neither. */
 const KINDS = Uint8Array.from({ length: 256 }, (_, code) => ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36 ? START : code >= 48 && code <= 57 ? DIGIT : OTHER));
