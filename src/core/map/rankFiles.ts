@@ -60,10 +60,11 @@ export function rankFiles(files: readonly FileFacts[], vocabulary: Vocabulary, f
  * follows), and to each declaration of those names, by its slot (what a declaration's rank sums).
  */
 interface EdgesOut extends OutEdges {
-  targets: Int32Array;
-  weights: Float64Array;
-  slots: Int32Array;
-  slotWeights: Float64Array;
+  // Plain arrays: made for every file of a repository, typed arrays cost more to allocate than they save.
+  targets: number[];
+  weights: number[];
+  slots: number[];
+  slotWeights: number[];
   total: number;
 }
 
@@ -131,13 +132,14 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
   // Each target's weight is summed in `sums` (all zeros between calls), in the order targets are first met.
   const targets: number[] = [];
   const { ids, counts } = file.references;
+  const own = definers.locals[source];
   for (let i = 0; i < ids.length; i++) {
     // A word newer than the graph (beyond byId) is declared nowhere the graph knows.
     const at = ids[i] < definers.byId.length ? definers.byId[ids[i]] : -1;
     if (at < 0) continue;
     const declaring = definers.referable[at];
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
-    if (declaring.files.includes(source) || definers.locals[source].has(declaring.name)) continue;
+    if (declaring.files.includes(source) || (own.size > 0 && own.has(declaring.name))) continue;
     const weight = focused * (declaring.weight ??= weightOfName(declaring.name, declaring.files, files, focus.names)) * Math.sqrt(counts[i]);
     for (let k = 0; k < declaring.files.length; k++) {
       const target = declaring.files[k];
@@ -147,14 +149,14 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
       sums[target] += weight;
     }
   }
-  const weights = new Float64Array(targets.length);
-  targets.forEach((target, i) => {
-    weights[i] = sums[target];
+  const weights = targets.map((target) => {
+    const weight = sums[target];
     sums[target] = 0;
+    return weight;
   });
   let total = 0;
   for (const weight of slotWeights) total += weight;
-  return { targets: Int32Array.from(targets), weights, slots: Int32Array.from(slots), slotWeights: Float64Array.from(slotWeights), total };
+  return { targets, weights, slots, slotWeights, total };
 }
 
 /**
@@ -216,14 +218,16 @@ function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
  * a name declared in more than MAX_DEFINERS files links everything to everything, and tells nothing.
  */
 function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Definers {
-  const declared = new Map<string, { index: number; binding: boolean }[]>();
+  // Name → the files declaring it, each as index * 2, plus 1 when its first declaration there is a variable's (maybe a binding).
+  const declared = new Map<string, number[]>();
   const locals = files.map((file) => file.own ?? NO_NAMES);
   files.forEach((file, index) => {
+    const own = locals[index];
     for (const { name, kind } of file.definitions) {
-      if (locals[index].has(name)) continue;
-      const list = declared.get(name) ?? [];
-      if (list[list.length - 1]?.index !== index) list.push({ index, binding: kind === 'variable' });
-      declared.set(name, list);
+      if (own.size > 0 && own.has(name)) continue;
+      let list = declared.get(name);
+      if (!list) declared.set(name, (list = []));
+      if (list.length === 0 || list[list.length - 1] >> 1 !== index) list.push(index * 2 + (kind === 'variable' ? 1 : 0));
     }
   });
   const byName = new Map<string, Declarations>();
@@ -232,16 +236,17 @@ function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Define
   const referable: Declarations[] = [];
   const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
-    const declaring = list.some((entry) => !entry.binding) ? list.filter((entry) => !entry.binding) : list;
+    const declaring = list.some((entry) => (entry & 1) === 0) ? list.filter((entry) => (entry & 1) === 0) : list;
     if (declaring.length > MAX_DEFINERS) continue;
-    const files = declaring.map((entry) => entry.index);
-    const entry = { name, files, slots: files.map((file) => fileOfSlot.push(file) - 1) };
+    const files = declaring.map((entry) => entry >> 1);
+    // Its weight is known when first needed, but its property is there from the start: every entry has one shape.
+    const entry: Declarations = { name, files, slots: files.map((file) => fileOfSlot.push(file) - 1), weight: undefined };
     byName.set(name, entry);
     // A name no file holds as a word (`operator+`, a non-ASCII one) is no reference's.
     const id = vocabulary.idOf(name);
     if (id !== undefined) byId[id] = referable.push(entry) - 1;
   }
-  return { byName, byId, referable, slots: fileOfSlot.length, fileOfSlot: Int32Array.from(fileOfSlot), locals };
+  return { byName, byId, referable, slots: fileOfSlot.length, fileOfSlot: new Int32Array(fileOfSlot), locals };
 }
 
 /** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
