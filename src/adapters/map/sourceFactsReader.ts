@@ -90,6 +90,7 @@ export class SourceFactsReader implements FileFactsReader {
   private async readOne(relPath: string, known: (path: string, digest: string) => FileFacts | undefined, threads: ParseThreads | undefined): Promise<FileFacts | SkippedFile | undefined> {
     const file: { read?: Loaded } = {};
     let declared: Iterable<DeclaredName> | undefined;
+    let text: string | undefined;
     try {
       if (threads) {
         const symbols = await threads.parse(relPath, async () => {
@@ -105,7 +106,7 @@ export class SourceFactsReader implements FileFactsReader {
         declared = symbols.symbols.values();
       } else {
         const read = (file.read = await this.load(relPath, known));
-        if ('bytes' in read) declared = await this.parsing.symbolsOf(relPath, decoded(read.bytes));
+        if ('bytes' in read) declared = await this.parsing.symbolsOf(relPath, (text = decoded(read.bytes)));
       }
     } catch (error) {
       if (!isStackOverflow(error) || !file.read || !('bytes' in file.read)) throw error;
@@ -114,7 +115,7 @@ export class SourceFactsReader implements FileFactsReader {
     }
     const read = file.read!;
     if (!('bytes' in read)) return read.settled;
-    return factsOf(relPath, read.digest, decoded(read.bytes), declared!, read.references);
+    return factsOf(relPath, read.digest, text ?? decoded(read.bytes), declared!, read.references);
   }
 
   /** A file's bytes, digest and references; or, when it needs no parse, its facts, why it is skipped, or undefined when it is no file. */

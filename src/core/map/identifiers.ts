@@ -48,24 +48,11 @@ export class Vocabulary {
   idOf(name: string): number | undefined {
     const length = name.length;
     if (length < 2 || KINDS[name.charCodeAt(0)] !== START) return undefined;
-    let hash = name.charCodeAt(0);
-    for (let i = 1; i < length; i++) {
-      const code = name.charCodeAt(i);
-      if (!isIdentifierPart(code)) return undefined;
-      hash = (Math.imul(hash, 31) + code) | 0;
-    }
-    hash = mixed(hash);
-    const table = this.table;
-    const mask = (table.length >> 1) - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const id = table[2 * slot + 1];
-      if (id < 0) return undefined;
-      if (table[2 * slot] !== hash || this.lengths[id] !== length) continue;
-      const start = this.starts[id];
-      let k = 0;
-      while (k < length && this.bytes[start + k] === name.charCodeAt(k)) k++;
-      if (k === length) return id;
-    }
+    for (let i = 1; i < length; i++) if (!isIdentifierPart(name.charCodeAt(i))) return undefined;
+    // ASCII, so its bytes are its characters.
+    const bytes = new TextEncoder().encode(name);
+    const found = this.find(bytes, 0, length, wordHash(bytes, 0, length));
+    return found >= 0 ? found : undefined;
   }
 
   /** The table, twice as many slots. */
@@ -81,20 +68,27 @@ export class Vocabulary {
     return table;
   }
 
-  /** The number of the word at bytes[start, start + length), given one when it has none. */
-  private numberOf(bytes: Uint8Array, start: number, length: number, hash: number): number {
+  /** The number of the word at bytes[start, start + length) with this hash, or -(its empty slot + 1) when it has none. */
+  private find(bytes: Uint8Array, start: number, length: number, hash: number): number {
     const table = this.table;
     const mask = (table.length >> 1) - 1;
-    let slot = hash & mask;
-    for (; ; slot = (slot + 1) & mask) {
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const id = table[2 * slot + 1];
-      if (id < 0) break;
+      if (id < 0) return -(slot + 1);
       if (table[2 * slot] !== hash || this.lengths[id] !== length) continue;
       const at = this.starts[id];
       let k = 0;
       while (k < length && this.bytes[at + k] === bytes[start + k]) k++;
       if (k === length) return id;
     }
+  }
+
+  /** The number of the word at bytes[start, start + length), given one when it has none. */
+  private numberOf(bytes: Uint8Array, start: number, length: number, hash: number): number {
+    const found = this.find(bytes, start, length, hash);
+    if (found >= 0) return found;
+    const slot = -found - 1;
+    const table = this.table;
     const id = this.count++;
     if (id === this.hashes.length) {
       this.hashes = grown(this.hashes);
@@ -190,6 +184,13 @@ function countWords(bytes: Uint8Array): number {
     }
   }
   return distinct;
+}
+
+/** The hash countWords takes of a word as it scans it. */
+function wordHash(bytes: Uint8Array, start: number, length: number): number {
+  let hash = bytes[start];
+  for (let i = start + 1; i < start + length; i++) hash = (Math.imul(hash, 31) + bytes[i]) | 0;
+  return mixed(hash);
 }
 
 /** Murmur3's finaliser: similar words (`name1`, `name2`) differ in a hash's low bits, which pick the slot. */

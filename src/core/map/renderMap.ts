@@ -134,11 +134,7 @@ class Layout {
       const candidate = candidates[next];
       const { file, definition } = candidate;
       const block = this.blocks.get(file);
-      // Declarations on one line (`const { a, b } = …`) share it.
-      if (block?.lines.has(definition.line)) {
-        block.signatures.push(definition);
-        continue;
-      }
+      if (this.joinsLine(block, definition)) continue;
       if (block && block.lines.size >= MAX_DEFINITIONS_PER_FILE) {
         rest.push(candidate);
         continue;
@@ -157,10 +153,7 @@ class Layout {
   addNames(candidates: readonly Candidate[], maxChars: number): void {
     for (const { file, definition } of candidates) {
       const block = this.blocks.get(file);
-      if (block?.lines.has(definition.line)) {
-        block.signatures.push(definition);
-        continue;
-      }
+      if (this.joinsLine(block, definition)) continue;
       // `path: a, b` for a file with no signature lines; `also: a, b` on a line of its own under them.
       const first = !block ? this.headerCost(file) + 1 : block.names.length ? 2 : 1 + ALSO.length;
       const cost = first + definition.name.length;
@@ -186,6 +179,13 @@ class Layout {
       files.push({ path, rank, definitions });
     }
     return { text: lines.join('\n'), files };
+  }
+
+  /** A declaration on a line already shown (`const { a, b } = …`) joins it, at no cost. */
+  private joinsLine(block: Block | undefined, definition: MapDefinition): boolean {
+    if (!block?.lines.has(definition.line)) return false;
+    block.signatures.push(definition);
+    return true;
   }
 
   /** A new block's path and colon, after a newline unless it is the first. */
