@@ -65,6 +65,7 @@ export class SourceFactsReader implements FileFactsReader {
       else changed.push(i);
     }
     if (changed.length) {
+      inTurnsOfLanguage(changed, paths);
       const threads = changed.length >= THREADS_FROM ? this.parsing.threads?.(changed.map((i) => paths[i])) : undefined;
       try {
         // WINDOW files in hand, each one's place taken by the next as soon as it is done: no file
@@ -144,6 +145,27 @@ export class SourceFactsReader implements FileFactsReader {
     // Reads may be synchronous (CLI, MCP): between batches, the event loop gets its turns.
     while (turnDue()) await nextTurn();
     signal?.throwIfAborted();
+  }
+}
+
+/**
+ * Puts files in turns of language (the first of each, then the second of each, …), in place: each
+ * parse thread meets every language it parses within its first files, and the JIT optimises the
+ * outline walk once for all of them. A language at a time (the listing's order), every switch threw
+ * the optimised walk away: on the map bench's corpus, 1.6 s of JIT compilation against 2.1.
+ */
+function inTurnsOfLanguage(indexes: number[], paths: readonly string[]): void {
+  const byLanguage = new Map<string, number[]>();
+  for (const i of indexes) {
+    const language = path.extname(paths[i]).toLowerCase();
+    const files = byLanguage.get(language);
+    if (files) files.push(i);
+    else byLanguage.set(language, [i]);
+  }
+  const languages = [...byLanguage.values()];
+  let next = 0;
+  for (let turn = 0; next < indexes.length; turn++) {
+    for (const files of languages) if (turn < files.length) indexes[next++] = files[turn];
   }
 }
 

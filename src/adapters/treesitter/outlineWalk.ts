@@ -59,7 +59,14 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: Want
     const rule = rules.declarations[type];
     // A scope (a Rust impl) declares only members.
     if (topLevel && rule.scope) return 'closed';
-    const names = rule.names(node).map(citableName).filter(Boolean);
+    // A loop, not map and filter: rules answer arrays of several shapes (`[]`, `[name]`, a map's),
+    // and optimised code that met one of them is thrown away when it meets another.
+    const declared = rule.names(node);
+    const names: string[] = [];
+    for (let i = 0; i < declared.length; i++) {
+      const name = citableName(declared[i]);
+      if (name) names.push(name);
+    }
     if (!names.length) return rule.leaf ? 'closed' : 'nameless';
     const body = rule.body?.(node) ?? undefined;
     const kind = kindOf(rule, node);
