@@ -3,13 +3,13 @@
 // files of each language):
 //   1. cold: `repo-wiki map` in a fresh process (the CLI as built, dist/cli.js, timed from the
 //      process's start to its exit: the files listed, read, parsed on drift's threads, ranked, the
-//      map printed), against the parse floor of the same
-//      files in the same run: each parsed with its grammar and its top-level declarations walked,
-//      on as many threads, each file to the least loaded thread, each thread loading its files'
-//      grammars on the clock as a cold process must. Map and floor run in turns, three times (the
-//      machine's load changes over minutes), each with its CPU time (every thread's); the map's time
-//      by part comes from a run of the compiled modules (out/), whose loading takes longer than the
-//      bundle's. Goal: p50 at most 1.3x the floor's p50.
+//      map printed), against the parse floor of the same files in the same run: each parsed with
+//      its grammar and its top-level declarations walked, on as many threads, each file to the
+//      least loaded thread, each thread loading its files' grammars on the clock as a cold process
+//      must. Map and floor run in pairs, five times, which of a pair runs first alternating (the
+//      machine's speed drifts over minutes), each with its CPU time (every thread's); the map's
+//      time by part comes from a run of the compiled modules (out/), whose loading takes longer
+//      than the bundle's. Goal: p50 at most 1.3x the floor's p50.
 //   2. warm: in that process, a map again after one file is saved (a comment appended) and the
 //      map told of it (map.filesChanged), as the extension's file watcher and the editor's save
 //      tell its map (the grammars loaded and a file of each language parsed first, as an editor
@@ -34,7 +34,7 @@ const repo = resolve(here, '../..');
 const require = createRequire(import.meta.url);
 const out = (rel) => require(join(repo, 'out', 'src', `${rel}.js`));
 const FILES_PER_LANGUAGE = sized(Infinity, 6);
-const RUNS = sized({ cold: 3, saves: 40 }, { cold: 1, saves: 5 });
+const RUNS = sized({ cold: 5, saves: 40 }, { cold: 1, saves: 5 });
 const GOALS = { coldRatio: 1.3, warmMs: 50 };
 const TOKENS = 1024;
 
@@ -310,16 +310,18 @@ async function main() {
       const times = JSON.parse(run.stderr.split('exit times ').at(-1));
       return { coldMs: times.ms, coldCpuMs: times.cpuMs, map: JSON.parse(run.stdout) };
     };
-    // The cold map and the floor of the files it parsed, in turns: the machine's load changes over
+    // The cold map and the floor of the files it parsed, in pairs: the machine's speed drifts over
     // minutes, and each pair meets about the same. The floor runs on as many threads as ParsePool
-    // starts (at most 4), in a process of its own, after the map's has ended.
+    // starts (at most 4), in this process, never while the map's runs.
     const threads = Math.min(4, availableParallelism());
     const run = mapRun();
     const pairs = [];
     for (let i = 0; i < RUNS.cold; i++) {
+      // Which of the pair runs first alternates: the host's speed drifts within a pair too.
+      const floorFirst = i % 2 === 1 ? await parallelFloorMs(root, run.mapped, threads) : undefined;
       const map = cliRun();
       if (map.map.skipped.length !== run.skipped) throw new Error(`the CLI skipped ${map.map.skipped.length} files, the compiled modules ${run.skipped}`);
-      pairs.push({ map, floor: await parallelFloorMs(root, run.mapped, threads), load: loadavg()[0] });
+      pairs.push({ map, floor: floorFirst ?? (await parallelFloorMs(root, run.mapped, threads)), load: loadavg()[0] });
     }
     const lines = run.mapped.reduce((sum, file) => sum + readFileSync(join(root, file), 'utf8').split('\n').length, 0);
     const coldMs = stats(pairs.map((pair) => pair.map.coldMs)).p50;
