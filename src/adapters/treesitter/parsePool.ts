@@ -193,11 +193,13 @@ export class ParsePool {
         for (const [file, module] of message.compiled) this.keep(file, module);
         return;
       }
-      const job = this.sent.get(message.id);
-      if (!job) return;
-      this.done(thread, job);
-      if (message.answers !== undefined) job.resolve(message.answers);
-      else job.reject(new Error(`Parsing ${job.file} failed on a worker thread: ${message.error}`));
+      for (const { id, answers, error } of message.answered) {
+        const job = this.sent.get(id);
+        if (!job) continue;
+        this.done(thread, job);
+        if (answers !== undefined) job.resolve(answers);
+        else job.reject(new Error(`Parsing ${job.file} failed on a worker thread: ${error}`));
+      }
     });
     // A thread that dies takes its jobs with it: they fail with its error, and waiting jobs go to another thread.
     worker.on('error', (error) => this.lost(thread, error));

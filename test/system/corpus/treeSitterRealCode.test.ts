@@ -472,7 +472,7 @@ describe('the parse threads when something goes wrong', function () {
   };
 
   it('a thread that dies fails its parses with why, and the next parse gets a new thread', async () => {
-    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: '' });`), () => 'python', () => undefined, 1);
+    const pool = new ParsePool(script(`if (message.file === 'die.py') process.exit(3); if (message.id !== undefined) parentPort.postMessage({ answered: [{ id: message.id, answers: '' }] });`), () => 'python', () => undefined, 1);
     try {
       await assert.rejects(pool.answers('die.py', bytesOf('x = 1')), /A parse thread stopped \(exit code 3\)/);
       assert.equal(await pool.answers('ok.py', bytesOf('x = 1')), '', 'a new thread parses');
@@ -498,7 +498,7 @@ describe('the parse threads when something goes wrong', function () {
   });
 
   it('a file that cannot be read fails its own parse only; a read that finds nothing to parse sends the thread nothing', async () => {
-    const pool = new ParsePool(script(`if (message.file === 'known.py') process.exit(4); if (message.id !== undefined) parentPort.postMessage({ id: message.id, answers: message.file });`), () => 'python', () => undefined, 1);
+    const pool = new ParsePool(script(`if (message.file === 'known.py') process.exit(4); if (message.id !== undefined) parentPort.postMessage({ answered: [{ id: message.id, answers: message.file }] });`), () => 'python', () => undefined, 1);
     try {
       const results = await Promise.allSettled([
         pool.answers('gone.py', async () => { throw new Error('ENOENT: gone.py'); }),
