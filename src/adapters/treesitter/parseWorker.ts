@@ -1,5 +1,6 @@
-// Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan), one file per
-// message in: the file's bytes in, what was wanted of it out, hashed here (see threadAnswers.ts).
+// Worker-thread entry: tree-sitter parses for a batch of files (a full drift scan). A file's bytes
+// come in a message of their own; what was wanted of it goes out, hashed here (see
+// threadAnswers.ts), with the answers of the files parsed before it that were not sent yet.
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { compiledWebAssembly } from './grammars';
 import type { FromParseWorker, ParseAnswer, ParseJob, ToParseWorker } from './protocol';
