@@ -16,7 +16,7 @@
 import * as path from 'node:path';
 import type { Language, Tree } from '@vscode/tree-sitter-wasm';
 import type { DeclaredName, FileSymbols, SymbolParser, WantedSymbols } from '../../core/drift/symbols';
-import { signatureOf } from '../../core/map/fileFacts';
+import { signatureAtOffset } from '../../core/map/fileFacts';
 import { defaultGrammarDir, grammarFor, holdWebAssembly, loadedRuntime, type Grammar, type Runtime } from './grammars';
 import { LANGUAGES, type LanguageRules } from './languages';
 import { symbolsOf } from './lazySymbols';
@@ -113,7 +113,7 @@ export class TreeSitterParser implements SymbolParser {
       const declared: DeclaredName[] = [];
       for (const [name, { kind, pieces }] of topLevelOutline(tree.rootNode, grammar, rules).pieces) {
         const first = pieces.reduce((a, b) => (b.startLine < a.startLine ? b : a));
-        declared.push({ name, kind, startLine: first.startLine, signature: lineAt(text, first.sigStart) });
+        declared.push({ name, kind, startLine: first.startLine, signature: signatureAtOffset(text, first.sigStart) });
       }
       return declared;
     });
@@ -148,12 +148,6 @@ export class TreeSitterParser implements SymbolParser {
 function skipsOf(tree: Tree, grammar: Grammar, rules: LanguageRules): number[] {
   const comments = grammar.comments.captures(tree.rootNode).flatMap(({ node }) => [node.startIndex, node.endIndex]);
   return grammar.parens && rules.redundantParens ? [...comments, ...redundantParenPairs(grammar.parens.captures(tree.rootNode), rules.redundantParens)] : comments;
-}
-
-/** The line holding `offset`, as the map shows a declaration's first line. */
-function lineAt(text: string, offset: number): string {
-  const end = text.indexOf('\n', offset);
-  return signatureOf(text.slice(text.lastIndexOf('\n', offset - 1) + 1, end < 0 ? text.length : end));
 }
 
 function rulesOf(file: string): LanguageRules | undefined {

@@ -69,8 +69,14 @@ export function factsOfOutline(path: string, digest: string, outline: Iterable<D
   return sortedFacts(path, digest, definitions, references, undefined);
 }
 
+/** The line holding `offset`, as the map shows a declaration's first line (a parse thread's outline takes it so). */
+export function signatureAtOffset(text: string, offset: number): string {
+  const end = text.indexOf('\n', offset);
+  return signatureOf(text.slice(text.lastIndexOf('\n', offset - 1) + 1, end < 0 ? text.length : end));
+}
+
 /** A declaration's first line as the map shows it: trimmed, and cut at MAX_SIGNATURE_CHARS. */
-export function signatureOf(line: string): string {
+function signatureOf(line: string): string {
   const raw = line.trim();
   return raw.length > MAX_SIGNATURE_CHARS ? `${raw.slice(0, MAX_SIGNATURE_CHARS - 1)}…` : raw;
 }

@@ -39,11 +39,6 @@ export class Vocabulary {
     return { ids, counts };
   }
 
-  /** As referencesIn, for a text in hand. */
-  referencesInText(text: string): References {
-    return this.referencesIn(new TextEncoder().encode(text));
-  }
-
   /** A name's number, or undefined when no text counted so far holds it as a word. */
   idOf(name: string): number | undefined {
     const length = name.length;

@@ -3,6 +3,7 @@ import type { SymbolKind } from '../../../../src/core/drift/symbols';
 import type { DeclaredName } from '../../../../src/core/drift/symbols';
 import { factsOf, type FileFacts } from '../../../../src/core/map/fileFacts';
 import { Vocabulary } from '../../../../src/core/map/identifiers';
+import { referencesOf } from './referencesOf';
 import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
 import { renderMap } from '../../../../src/core/map/renderMap';
 import { estimateTokens } from '../../../../src/core/chat/prompt';
@@ -14,7 +15,7 @@ function file(path: string, declares: (string | [string, SymbolKind])[], uses: s
     return { name, kind, line, signature: `function ${name}()` };
   });
   const words = [...declares.map((entry) => (typeof entry === 'string' ? entry : entry[0])), ...uses];
-  return { path, digest: path, definitions, references: vocabulary.referencesInText(words.join(' ')) };
+  return { path, digest: path, definitions, references: referencesOf(vocabulary, words.join(' ')) };
 }
 
 /** What every file of these tests counts its references in. */
@@ -23,7 +24,7 @@ const vocabulary = new Vocabulary();
 const rank = (files: readonly FileFacts[], focus: Parameters<typeof rankFiles>[2]) => rankFiles(files, vocabulary, focus);
 
 function factsWithText(path: string, text: string, declared: DeclaredName[]): FileFacts {
-  return factsOf(path, path, text, declared, vocabulary.referencesInText(text));
+  return factsOf(path, path, text, declared, referencesOf(vocabulary, text));
 }
 
 const noFocus = { files: new Set<string>(), names: new Set<string>() };
@@ -142,7 +143,7 @@ describe('rankFiles', () => {
 describe('Vocabulary', () => {
   /** A word's count in a text, as the text's references say it (undefined: not counted). */
   const countsOf = (words: Vocabulary, text: string) => {
-    const { ids, counts } = words.referencesInText(text);
+    const { ids, counts } = referencesOf(words, text);
     return { get: (name: string) => (words.idOf(name) === undefined ? undefined : counts[ids.indexOf(words.idOf(name)!)]) };
   };
 
@@ -159,8 +160,8 @@ describe('Vocabulary', () => {
 
   it('gives a word one number in every text, and finds it by name; a non-ASCII letter ends a word', () => {
     const words = new Vocabulary();
-    const first = words.referencesInText('Router route');
-    const second = words.referencesInText('route(Router, Router) naïve');
+    const first = referencesOf(words, 'Router route');
+    const second = referencesOf(words, 'route(Router, Router) naïve');
     assert.equal(words.idOf('Router'), first.ids[0]);
     const counts = countsOf(words, 'route(Router, Router) naïve');
     assert.deepEqual(['route', 'Router', 'na', 've'].map((name) => counts.get(name)), [1, 2, 1, 1]);
@@ -174,7 +175,7 @@ describe('Vocabulary', () => {
   it('keeps every word as its table and its store grow', () => {
     const words = new Vocabulary();
     const names = Array.from({ length: 20_000 }, (_, i) => `name_${i.toString(36)}_${'x'.repeat(i % 40)}`);
-    const { ids, counts } = words.referencesInText(names.join('\n'));
+    const { ids, counts } = referencesOf(words, names.join('\n'));
     assert.equal(words.size, names.length);
     assert.ok(counts.every((count) => count === 1));
     assert.equal(new Set(ids).size, names.length, 'a number each');

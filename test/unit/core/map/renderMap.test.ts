@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { estimateTokens } from '../../../../src/core/chat/prompt';
 import { factsOf } from '../../../../src/core/map/fileFacts';
 import { Vocabulary } from '../../../../src/core/map/identifiers';
+import { referencesOf } from './referencesOf';
 import { rankFiles, type RankedFile } from '../../../../src/core/map/rankFiles';
 import { renderMap } from '../../../../src/core/map/renderMap';
 import { resolveFocus } from '../../../../src/core/map/repoMap';
@@ -72,7 +73,7 @@ describe('renderMap', () => {
       { name: 'beta', kind: 'variable', startLine: 0 },
       { name: 'gamma', kind: 'function', startLine: 1 },
       { name: 'gamma.inner', kind: 'function', startLine: 1 },
-    ], vocabulary.referencesInText(text));
+    ], referencesOf(vocabulary, text));
     const map = renderMap(rankFiles([facts], vocabulary), 100);
     assert.equal(map.text, 'a.js:\n    1│ const { alpha, beta } = load();\n    2│ export function gamma() {}');
     assert.deepEqual(map.files[0].definitions.map((definition) => definition.name), ['alpha', 'beta', 'gamma']);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { factsOf, type FileFacts, type SkippedFile } from '../../../../src/core/map/fileFacts';
 import { Vocabulary } from '../../../../src/core/map/identifiers';
+import { referencesOf } from './referencesOf';
 import { RepoMap, type FileFactsReader } from '../../../../src/core/map/repoMap';
 
 /**
@@ -42,7 +43,7 @@ class CountingReader implements FileFactsReader {
       if (cached) return [cached];
       this.parsed.push(path);
       const symbols = [...text.matchAll(/^def (\w+)/gm)].map((match) => ({ name: match[1], kind: 'function' as const, startLine: text.slice(0, match.index).split('\n').length - 1 }));
-      return [factsOf(path, digest, text, symbols, this.vocabulary.referencesInText(text))];
+      return [factsOf(path, digest, text, symbols, referencesOf(this.vocabulary, text))];
     });
     const after = this.afterRead;
     this.afterRead = undefined;
