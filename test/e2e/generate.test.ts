@@ -109,6 +109,8 @@ describe('Drafting and updating the wiki in a real VS Code workbench (installed 
     await review.waitFor({ timeout: 60000 });
     await review.locator('.monaco-list-row', { hasText: 'The todo store' }).waitFor({ timeout: 10000 });
     await review.getByText('8 Selected').waitFor({ timeout: 5000 });
+    // The outline's progress ends when the review begins (VS Code keeps a progress notification up for at least 800 ms).
+    await page.locator('.notification-toast', { hasText: /drafting the outline/ }).waitFor({ state: 'hidden', timeout: 10000 });
     await screenshot(page, 'generate-outline-review');
     assert.match(JSON.stringify(mock.requests.at(-1)!.body.messages), /package\.json/, 'the outline was drafted from the manifests');
 

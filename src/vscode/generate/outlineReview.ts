@@ -25,7 +25,8 @@ interface OutlineItem extends vscode.QuickPickItem {
 /** A multi-select list of the pages with their purpose, all checked. */
 async function chooseInQuickPick(pages: readonly OutlinePage[], title: string): Promise<string[] | undefined> {
   const pick = vscode.window.createQuickPick<OutlineItem>();
-  pick.title = title;
-  pick.placeholder = 'Uncheck the pages you do not want, then press Enter to write them one by one (each is reviewed). Escape writes nothing.';
+  pick.title = `${title} (Escape writes nothing)`;
+  // Short enough to show whole in the input.
+  pick.placeholder = 'Uncheck pages to skip. Enter writes the rest, each reviewed.';
   return showCheckedPick(pick, pages.map((page) => ({ label: page.title, description: `${page.slug}.md · ${page.topic}`, detail: page.purpose, page })), (item) => item.page.slug);
 }
