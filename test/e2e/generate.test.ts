@@ -111,6 +111,10 @@ describe('Drafting and updating the wiki in a real VS Code workbench (installed 
     await review.getByText('8 Selected').waitFor({ timeout: 5000 });
     // The outline's progress ends when the review begins (VS Code keeps a progress notification up for at least 800 ms).
     await page.locator('.notification-toast', { hasText: /drafting the outline/ }).waitFor({ state: 'hidden', timeout: 10000 });
+    // The pointer off the input: its hover (the prompt again) would cover the title.
+    await page.mouse.move(900, 700);
+    await page.getByText('Uncheck pages to skip. Enter writes the rest, each reviewed.', { exact: true }).waitFor({ state: 'hidden', timeout: 5000 });
+    await review.getByText(/\(Escape writes nothing\)/).waitFor({ timeout: 5000 });
     await screenshot(page, 'generate-outline-review');
     assert.match(JSON.stringify(mock.requests.at(-1)!.body.messages), /package\.json/, 'the outline was drafted from the manifests');
 
