@@ -1,3 +1,5 @@
+import { COUNT_WORDS_WASM } from './countWordsWasm';
+
 /**
  * The identifiers of a repository's source files, each given a number once, and how often each
  * file uses each one: the references of the map's graph. A plain scan, no parser: every word that
@@ -5,9 +7,9 @@
  * reference to a reader too). Identifiers of one character name nothing another file declares
  * worth a map; only ASCII letters, digits, `_` and `$` make a word.
  *
- * A file's words are counted from its bytes in a table of their own (hash, start, length), then
- * looked up once each in the vocabulary: no string is made for a word, and the ranking follows a
- * reference by its number. A cold map of a million lines has about 800,000 (file, word) pairs: as
+ * A file's words are counted from its bytes in a table of their own (countWords.wat: in
+ * WebAssembly, as it reads every byte of every file), then looked up once each in the vocabulary:
+ * no string is made for a word, and the ranking follows a reference by its number. A cold map of a million lines has about 800,000 (file, word) pairs: as
  * strings in a Map per file, each was a string and an entry kept as long as the map, and a string
  * lookup whenever the graph was made (the ranking's edges took about three times as long).
  */
@@ -29,12 +31,13 @@ export class Vocabulary {
 
   /** How often each identifier of this UTF-8 (or ASCII) text occurs, by word number. */
   referencesIn(bytes: Uint8Array): References {
-    const distinct = countWords(bytes);
+    const words = countWords(bytes);
+    const distinct = words.length >> 2;
     const ids = new Int32Array(distinct);
     const counts = new Int32Array(distinct);
-    for (let entry = 0; entry < distinct; entry++) {
-      ids[entry] = this.numberOf(bytes, words.starts[entry], words.lengths[entry], words.hashes[entry]);
-      counts[entry] = words.counts[entry];
+    for (let entry = 0, at = 0; entry < distinct; entry++, at += 4) {
+      ids[entry] = this.numberOf(bytes, words[at], words[at + 1], words[at + 3]);
+      counts[entry] = words[at + 2];
     }
     return { ids, counts };
   }
@@ -124,61 +127,52 @@ const [OTHER, START, DIGIT] = [0, 1, 2];
 /** By byte: a letter, `_` or `$` starts an identifier; a digit continues one; any other byte (a non-ASCII one too) is neither. */
 const KINDS = Uint8Array.from({ length: 256 }, (_, code) => ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36 ? START : code >= 48 && code <= 57 ? DIGIT : OTHER));
 
-/** The words of the text being counted, by entry (one text at a time, on each thread): reused, so counting allocates little beyond its result. */
-let words: { starts: Int32Array; lengths: Int32Array; counts: Int32Array; hashes: Int32Array } = { starts: new Int32Array(1 << 12), lengths: new Int32Array(1 << 12), counts: new Int32Array(1 << 12), hashes: new Int32Array(1 << 12) };
-let spareTable: Int32Array = new Int32Array(MIN_TABLE);
+/** Where countWords.wat finds the text: after the kinds of bytes. */
+const TEXT_AT = KINDS.length;
 
-/** Counts the words of `bytes` into `words`; how many distinct ones there are. */
-function countWords(bytes: Uint8Array): number {
+interface CountWordsExports {
+  memory: WebAssembly.Memory;
+  count(text: number, length: number, words: number, wordsCap: number, table: number, size: number, tableCap: number): number;
+}
+
+/** The counter of this thread (countWords.wat), made on first use: one text at a time, its memory reused. */
+let counter: CountWordsExports | undefined;
+
+/**
+ * Counts the words of `bytes` in WebAssembly: a record of four numbers per distinct word (its
+ * start, length, count and hash), until the next count. Room is made for a typical text (a word in
+ * eight bytes); one with more distinct words is counted again with room for any.
+ */
+function countWords(bytes: Uint8Array): Int32Array {
+  counter ??= countWordsModule();
   const length = bytes.length;
   let size = MIN_TABLE;
   while (size < length >> 4) size <<= 1;
-  let mask = size - 1;
-  let table = emptyTable(size);
-  let distinct = 0;
-  let { starts, lengths, counts, hashes } = words;
-  for (let i = 0; i < length; ) {
-    const code = bytes[i];
-    const kind = KINDS[code];
-    if (kind !== START) {
-      // A number's digits and letters are not an identifier (0x1F, 10px).
-      i++;
-      if (kind === DIGIT) while (i < length && KINDS[bytes[i]] !== OTHER) i++;
-      continue;
-    }
-    const start = i;
-    let hash = code;
-    for (i++; i < length; i++) {
-      const part = bytes[i];
-      if (KINDS[part] === OTHER) break;
-      hash = (Math.imul(hash, 31) + part) | 0;
-    }
-    const wordLength = i - start;
-    if (wordLength < 2) continue;
-    hash = mixed(hash);
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[slot];
-      if (entry < 0) {
-        if (distinct === starts.length) ({ starts, lengths, counts, hashes } = words = { starts: grown(starts), lengths: grown(lengths), counts: grown(counts), hashes: grown(hashes) });
-        starts[distinct] = start;
-        lengths[distinct] = wordLength;
-        counts[distinct] = 1;
-        hashes[distinct] = hash;
-        table[slot] = distinct++;
-        if (distinct * 2 > size) {
-          size <<= 1;
-          mask = size - 1;
-          table = rehashed(size, hashes, distinct, emptyTable(size));
-        }
-        break;
-      }
-      if (hashes[entry] === hash && lengths[entry] === wordLength && sameBytes(bytes, starts[entry], start, wordLength)) {
-        counts[entry]++;
-        break;
-      }
-    }
-  }
-  return distinct;
+  const typical = (length >> 3) + MIN_TABLE;
+  // Words of two bytes and more, each after a byte that is none: at most a third of the bytes.
+  return countIn(counter, bytes, size, typical) ?? countIn(counter, bytes, size, Math.floor((length + 1) / 3) + 1)!;
+}
+
+/** The records of `bytes`'s words with room for `wordsCap` of them, or undefined when it has more. */
+function countIn(wasm: CountWordsExports, bytes: Uint8Array, size: number, wordsCap: number): Int32Array | undefined {
+  const words = (TEXT_AT + bytes.length + 15) & ~15;
+  // The table is at most half full: it never holds more than four slots a word.
+  let tableCap = size;
+  while (tableCap < 4 * wordsCap) tableCap <<= 1;
+  const table = words + 16 * wordsCap;
+  const needed = table + 4 * tableCap;
+  const pages = Math.ceil((needed - wasm.memory.buffer.byteLength) / 65536);
+  if (pages > 0) wasm.memory.grow(pages);
+  new Uint8Array(wasm.memory.buffer, TEXT_AT, bytes.length).set(bytes);
+  const distinct = wasm.count(TEXT_AT, bytes.length, words, wordsCap, table, size, tableCap);
+  return distinct < 0 ? undefined : new Int32Array(wasm.memory.buffer, words, 4 * distinct);
+}
+
+function countWordsModule(): CountWordsExports {
+  const bytes = Uint8Array.from(atob(COUNT_WORDS_WASM), (char) => char.charCodeAt(0));
+  const wasm = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as CountWordsExports;
+  new Uint8Array(wasm.memory.buffer).set(KINDS);
+  return wasm;
 }
 
 /** The hash countWords takes of a word as it scans it. */
@@ -197,33 +191,10 @@ function mixed(hash: number): number {
   return hash ^ (hash >>> 16);
 }
 
-function emptyTable(size: number): Int32Array {
-  if (spareTable.length < size) spareTable = new Int32Array(size);
-  const table = spareTable.subarray(0, size);
-  table.fill(-1);
-  return table;
-}
-
-/** The entries' slots in a table of `size` (a new one unless given). */
-function rehashed(size: number, hashes: Int32Array, entries: number, table: Int32Array): Int32Array {
-  const mask = size - 1;
-  for (let entry = 0; entry < entries; entry++) {
-    let slot = hashes[entry] & mask;
-    while (table[slot] >= 0) slot = (slot + 1) & mask;
-    table[slot] = entry;
-  }
-  return table;
-}
-
 function grown(array: Int32Array): Int32Array {
   const larger = new Int32Array(array.length * 2);
   larger.set(array);
   return larger;
-}
-
-function sameBytes(bytes: Uint8Array, at: number, start: number, length: number): boolean {
-  for (let k = 0; k < length; k++) if (bytes[at + k] !== bytes[start + k]) return false;
-  return true;
 }
 
 function isIdentifierPart(code: number): boolean {

@@ -172,6 +172,16 @@ describe('Vocabulary', () => {
     assert.equal(words.idOf('operator+'), undefined);
   });
 
+  it('counts a text of more distinct words than a word in eight bytes, the room first made for them', () => {
+    const words = new Vocabulary();
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const names = Array.from({ length: 26 * 26 }, (_, i) => letters[Math.floor(i / 26)] + letters[i % 26]);
+    const text = [...names, ...names.slice(0, 10)].join(' ');
+    const { ids, counts } = referencesOf(words, text);
+    assert.equal(ids.length, names.length);
+    names.forEach((name, i) => assert.equal(counts[ids.indexOf(words.idOf(name)!)], i < 10 ? 2 : 1, name));
+  });
+
   it('keeps every word as its table and its store grow', () => {
     const words = new Vocabulary();
     const names = Array.from({ length: 20_000 }, (_, i) => `name_${i.toString(36)}_${'x'.repeat(i % 40)}`);
