@@ -9,9 +9,10 @@ import { COUNT_WORDS_WASM } from './countWordsWasm';
  *
  * A file's words are counted from its bytes in a table of their own (countWords.wat: in
  * WebAssembly, as it reads every byte of every file), then looked up once each in the vocabulary:
- * no string is made for a word, and the ranking follows a reference by its number. A cold map of a million lines has about 800,000 (file, word) pairs: as
- * strings in a Map per file, each was a string and an entry kept as long as the map, and a string
- * lookup whenever the graph was made (the ranking's edges took about three times as long).
+ * no string is made for a word, and the ranking follows a reference by its number. A cold map of
+ * a million lines has about 800,000 (file, word) pairs: as strings in a Map per file, each was a
+ * string and an entry kept as long as the map, and a string lookup whenever the graph was made
+ * (the ranking's edges took about three times as long).
  */
 export class Vocabulary {
   /** Open addressing, two numbers a slot: a word's hash and its number (-1: empty). At most half full. The hash is in the slot so that a probe reads nothing else until it matches. */
