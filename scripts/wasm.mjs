@@ -9,7 +9,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['src/core/map/countWords.wat'];
 const require = createRequire(import.meta.url);
 
 /** The TypeScript module for a .wat file: its bytes, and the constant's name (countWords.wat: COUNT_WORDS_WASM). */
@@ -33,7 +32,9 @@ function moduleText(wabt, source) {
 const wabt = await require('wabt')();
 const check = process.argv.includes('--check');
 const stale = [];
-for (const source of SOURCES) {
+// Every .wat under src/, as a path from the root with forward slashes.
+const sources = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true }).filter((file) => file.endsWith('.wat')).map((file) => `src/${file.split(path.sep).join('/')}`);
+for (const source of sources.sort()) {
   const target = path.join(ROOT, source.replace(/\.wat$/, 'Wasm.ts'));
   const text = moduleText(wabt, source);
   if (check) {

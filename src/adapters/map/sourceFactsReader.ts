@@ -8,7 +8,7 @@ import { Vocabulary, type References } from '../../core/map/identifiers';
 import type { FileFactsReader } from '../../core/map/repoMap';
 import type { FileSystem } from '../../core/ports';
 import { MAX_READ_BYTES } from '../../core/tools/workspaceText';
-import { LANGUAGES } from '../treesitter/languages';
+import { rulesOf } from '../treesitter/languages';
 
 /** Files in hand at once (read, or waiting for a parse thread to read them): enough to keep every parse thread busy, few enough for the file descriptor limit and memory. */
 const WINDOW = 128;
@@ -159,8 +159,7 @@ function inTurnsOfLanguage(indexes: number[], paths: readonly string[]): void {
   const byLanguage = new Map<string, number[]>();
   for (const i of indexes) {
     // Its grammar (`.h` and `.cc` share C++'s); by extension, a file no grammar parses.
-    const extension = path.extname(paths[i]).toLowerCase();
-    const language = LANGUAGES[extension]?.grammar ?? extension;
+    const language = rulesOf(paths[i])?.grammar ?? path.extname(paths[i]).toLowerCase();
     const files = byLanguage.get(language);
     if (files) files.push(i);
     else byLanguage.set(language, [i]);

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ReExport, SymbolKind } from '../../core/drift/symbols';
 import { redundantPythonParens } from './pythonParens';
@@ -404,6 +405,11 @@ function uniform(languages: Record<string, LanguageRules>): Record<string, Langu
     result[extension] = same;
   }
   return result;
+}
+
+/** The rules of a file's language, by its extension; undefined for a file no grammar parses. */
+export function rulesOf(file: string): LanguageRules | undefined {
+  return LANGUAGES[path.extname(file).toLowerCase()];
 }
 
 /** Every property of T, optional ones too (perhaps undefined): a property added to T must be listed where one is built. */

@@ -13,12 +13,11 @@
 // declarations (wantedWords.ts: which of them a partial outline keeps); packedOutline.ts keeps the
 // outline as plain data; lazySymbols.ts makes symbols from it when they are read; tokenHash.ts
 // hashes their text.
-import * as path from 'node:path';
 import type { Language, Tree } from '@vscode/tree-sitter-wasm';
 import type { DeclaredName, FileSymbols, SymbolParser, WantedSymbols } from '../../core/drift/symbols';
 import { signatureAtOffset } from '../../core/map/fileFacts';
 import { defaultGrammarDir, grammarFor, holdWebAssembly, loadedRuntime, type Grammar, type Runtime } from './grammars';
-import { LANGUAGES, type LanguageRules } from './languages';
+import { rulesOf, type LanguageRules } from './languages';
 import { symbolsOf } from './lazySymbols';
 import { outlineFor, topLevelOutline } from './outlineWalk';
 import { packOutline } from './packedOutline';
@@ -29,7 +28,7 @@ import { WantedWords } from './wantedWords';
 
 /** Whether drift reads symbols of this file with tree-sitter. */
 export function isTreeSitterFile(file: string): boolean {
-  return path.extname(file).toLowerCase() in LANGUAGES;
+  return rulesOf(file) !== undefined;
 }
 
 /** As ParseThreads, with a read that may find the answers known already: then there is nothing to parse. */
@@ -148,8 +147,4 @@ export class TreeSitterParser implements SymbolParser {
 function skipsOf(tree: Tree, grammar: Grammar, rules: LanguageRules): number[] {
   const comments = grammar.comments.captures(tree.rootNode).flatMap(({ node }) => [node.startIndex, node.endIndex]);
   return grammar.parens && rules.redundantParens ? [...comments, ...redundantParenPairs(grammar.parens.captures(tree.rootNode), rules.redundantParens)] : comments;
-}
-
-function rulesOf(file: string): LanguageRules | undefined {
-  return LANGUAGES[path.extname(file).toLowerCase()];
 }

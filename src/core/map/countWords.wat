@@ -1,7 +1,7 @@
-;; Counts the identifiers of one text for the map's Vocabulary (identifiers.ts), which builds
-;; countWordsWasm.ts from this file (`npm run build:wasm`). In WebAssembly because it reads every
-;; byte of every source file on the map's main thread: about 2.5 times as fast as the same loop in
-;; JavaScript on the map bench's corpus.
+;; Counts the identifiers of one text for the map's Vocabulary (identifiers.ts). `npm run build:wasm`
+;; assembles it into countWordsWasm.ts. In WebAssembly because it reads every byte of every source
+;; file on the map's main thread: about 2.3 times as fast as the same loop in JavaScript on the map
+;; bench's corpus.
 ;;
 ;; Memory, laid out by the caller: bytes 0 to 255 give each byte's kind (0: neither, 1: starts an
 ;; identifier, 2: a digit); the text; a record of four i32 per distinct word (start in the text,
