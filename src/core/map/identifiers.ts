@@ -24,6 +24,8 @@ export class Vocabulary {
   private bytes: Uint8Array = new Uint8Array(1 << 14);
   private used = 0;
   private count = 0;
+  /** The bytes of the name idOf looks up, reused: the ranking looks up every declared name. */
+  private name = new Uint8Array(64);
 
   /** How many words have numbers. */
   get size(): number {
@@ -47,9 +49,14 @@ export class Vocabulary {
   idOf(name: string): number | undefined {
     const length = name.length;
     if (length < 2 || KINDS[name.charCodeAt(0)] !== START) return undefined;
-    for (let i = 1; i < length; i++) if (!isIdentifierPart(name.charCodeAt(i))) return undefined;
-    // ASCII, so its bytes are its characters.
-    const bytes = new TextEncoder().encode(name);
+    if (length > this.name.length) this.name = new Uint8Array(2 * length);
+    const bytes = this.name;
+    bytes[0] = name.charCodeAt(0);
+    for (let i = 1; i < length; i++) {
+      const code = name.charCodeAt(i);
+      if (!isIdentifierPart(code)) return undefined;
+      bytes[i] = code; // ASCII: its byte is its character
+    }
     const found = this.find(bytes, 0, length, wordHash(bytes, 0, length));
     return found >= 0 ? found : undefined;
   }

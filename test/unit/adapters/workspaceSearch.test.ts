@@ -47,6 +47,30 @@ describe('WorkspaceSearch: folders it cannot list', () => {
   });
 });
 
+describe('WorkspaceSearch: the listing', () => {
+  let readdir: typeof fs.promises.readdir;
+  beforeEach(() => (readdir = nodeFs.promises.readdir));
+  afterEach(() => (nodeFs.promises.readdir = readdir));
+
+  it('lists depth first in each folder\'s order, however late a folder listed ahead of the walk answers', async () => {
+    const root = tempDir('repo-wiki-search-');
+    for (const file of ['a/1.ts', 'a/x/2.py', 'a/y/3.go', 'b/4.rs', 'c.ts', 'node_modules/dep/5.ts']) {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), '');
+    }
+    const asked: string[] = [];
+    // Each folder's entries by name; the earlier a folder comes, the later its listing answers.
+    nodeFs.promises.readdir = (async (dir: string, options: unknown) => {
+      asked.push(path.relative(root, dir));
+      const entries = await readdir(dir, options as { withFileTypes: true });
+      await new Promise((settled) => setTimeout(settled, { '': 0, a: 40, 'a/x': 30, 'a/y': 20, b: 10 }[path.relative(root, dir)] ?? 0));
+      return entries.sort((one, other) => (one.name < other.name ? -1 : 1));
+    }) as typeof readdir;
+    assert.deepEqual(await new WorkspaceSearch(root, new WorkspaceFiles(root)).sourceFiles(), ['a/1.ts', 'a/x/2.py', 'a/y/3.go', 'b/4.rs', 'c.ts']);
+    assert.deepEqual(asked.sort(), ['', 'a', 'a/x', 'a/y', 'b'], 'every walked folder listed once; a skipped one never');
+  });
+});
+
 describe('mayBeListed', () => {
   it('is false only for paths the listing never walks to: inside skipped or hidden folders, or a hidden file drift does not parse', () => {
     // A name that may be a folder's (README.md, once deleted, may have been one) may hold listed files.

@@ -170,6 +170,13 @@ describe('Vocabulary', () => {
     assert.equal(words.idOf('Routers'), undefined);
     assert.equal(words.idOf('naïve'), undefined);
     assert.equal(words.idOf('operator+'), undefined);
+    // A name longer than any looked up before, then shorter ones again.
+    const long = `Long${'_name'.repeat(40)}`;
+    const third = referencesOf(words, `${long} Router`);
+    assert.equal(words.idOf(long), third.ids[0]);
+    assert.equal(words.idOf(`${long}_`), undefined);
+    assert.equal(words.idOf('Router'), first.ids[0]);
+    assert.equal(words.idOf('Route'), undefined);
   });
 
   it('counts a text of more distinct words than a word in eight bytes, the room first made for them', () => {
