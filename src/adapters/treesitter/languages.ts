@@ -213,8 +213,11 @@ export const LANGUAGES: Record<string, LanguageRules> = uniform({
   '.py': {
     grammar: 'tree-sitter-python.wasm',
     wrappers: ['decorated_definition'],
-    walk: ['decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'for_statement', 'while_statement'],
-    opaque: ['import_statement', 'import_from_statement', 'future_import_statement'],
+    // A statement's own assignment is read from it: the declarations query, searching a module's
+    // statements whole, read every value assigned too (2.7 MB of the map bench's 5 MB of Python).
+    walk: ['decorated_definition', 'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'with_statement', 'for_statement', 'while_statement', 'expression_statement'],
+    // An expression holds no statement, so no declaration: a docstring or a call is not searched.
+    opaque: ['import_statement', 'import_from_statement', 'future_import_statement', 'string', 'call'],
     commentStarts: '#',
     sameQuotes: true,
     reExports: pythonReExports,
@@ -247,7 +250,8 @@ export const LANGUAGES: Record<string, LanguageRules> = uniform({
     grammar: 'tree-sitter-rust.wasm',
     leadingAttributes: ['attribute_item'],
     walk: ['field_declaration_list', 'enum_variant_list'],
-    opaque: ['use_declaration', 'extern_crate_declaration', 'attribute_item', 'inner_attribute_item'],
+    // A macro's tokens are no syntax tree: nothing declared in one is parsed as a declaration.
+    opaque: ['use_declaration', 'extern_crate_declaration', 'attribute_item', 'inner_attribute_item', 'macro_invocation', 'macro_definition'],
     declarations: {
       function_item: rule('function'),
       function_signature_item: { kind: 'method', names: named() },
@@ -289,7 +293,7 @@ export const LANGUAGES: Record<string, LanguageRules> = uniform({
   },
   '.cs': {
     grammar: 'tree-sitter-c-sharp.wasm',
-    walk: ['namespace_declaration', 'file_scoped_namespace_declaration', 'enum_member_declaration_list'],
+    walk: ['namespace_declaration', 'file_scoped_namespace_declaration', 'enum_member_declaration_list', 'preproc_if', 'preproc_else', 'preproc_elif'],
     opaque: ['using_directive'],
     commentStarts: '/#',
     commentLike: ['preproc_region', 'preproc_endregion'],

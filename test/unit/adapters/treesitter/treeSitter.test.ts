@@ -132,6 +132,15 @@ describe('what a change means in each language', () => {
     assert.deepEqual(await names('m.rb', 'class Invoice\n  TAX = 0.2\n  rate = 1\n  def <=>(other)\n    total <=> other.total\n  end\nend\nPoint = Struct.new(:x) do\n  def norm\n    x\n  end\nend\n'), ['Invoice class', 'Invoice.TAX variable', 'Invoice.<=> method', 'Point class', 'Point.norm method']);
   });
 
+  it('Python statements, C# #if regions and Rust macros: what is read of them one by one, and what never, finds what searching them whole found', async () => {
+    const py = 'CONFIG = dict(\n    a=1,\n)\n"""A docstring."""\nsetup(name="x", build=lambda: 1)\nA = B = 1\nif TYPE_CHECKING:\n    Alias = int\n';
+    assert.deepEqual(await names('m.py', py), ['CONFIG variable', 'A variable', 'Alias variable']);
+    const cs = '#if DEBUG\npublic class Debugging { public void Trace() {} }\n#elif TRACE\npublic class Tracing {}\n#else\npublic class Release {}\n#endif\n';
+    assert.deepEqual(await names('m.cs', cs), ['Debugging class', 'Debugging.Trace method', 'Tracing class', 'Release class']);
+    const rs = 'macro_rules! make {\n    () => { fn made() {} };\n}\nmake!();\nlazy_static! { static ref X: u8 = 1; }\nfn real() {}\n';
+    assert.deepEqual(await names('m.rs', rs), ['real function']);
+  });
+
   it('Go and Rust: embedded fields, every name of a spec, aliases, unions and associated types are members; a comment between an attribute and its item is none', async () => {
     const go = 'package m\ntype Server struct {\n  sync.Mutex\n  *Base\n  addr string\n}\nvar x, y = 1, 2\ntype Alias = map[string]int\n';
     assert.deepEqual(await names('m.go', go), ['Server struct', 'Server.Mutex property', 'Server.Base property', 'Server.addr property', 'x variable', 'y variable', 'Alias type']);
