@@ -68,7 +68,8 @@ function outline(root: Node, grammar: Grammar, rules: LanguageRules, only?: Want
       if (name) names.push(name);
     }
     if (!names.length) return rule.leaf ? 'closed' : 'nameless';
-    const body = rule.body?.(node) ?? undefined;
+    // A top-level outline keeps no body (its pieces are read for their first lines): not asked for, it costs no call into the tree.
+    const body = topLevel ? undefined : (rule.body?.(node) ?? undefined);
     const kind = kindOf(rule, node);
     const opens = !topLevel && body !== undefined && (rule.scope === true || isContainer(rule, node));
     const end = node.endIndex;
