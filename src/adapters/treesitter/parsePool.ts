@@ -48,8 +48,8 @@ interface Job {
  * Tree-sitter parses on worker threads, one per core: a full scan of a large repository parses
  * and hashes on every core while the caller reads files and compares fingerprints. Each grammar goes to one
  * thread, so a thread compiles only its share of them; a thread with nothing left of its own
- * takes over another grammar's waiting files. Threads end with close(), which a batch calls when
- * it is done, and never keep a process alive.
+ * takes over another grammar's waiting files. Threads end when the last batch started is released
+ * (two at once share them), and never keep a process alive.
  */
 export class ParsePool {
   private readonly threads: Thread[] = [];
@@ -57,6 +57,8 @@ export class ParsePool {
   private readonly queues = new Map<string, Job[]>();
   private readonly sent = new Map<number, Job>();
   private nextId = 0;
+  /** Batches started and not yet released: a map and a drift check at once (on the MCP server) share the threads. */
+  private batches = 0;
 
   constructor(
     private readonly script: string,
@@ -78,6 +80,7 @@ export class ParsePool {
    * each, and has each thread load its grammars now, before the first file is read.
    */
   start(files: readonly string[]): void {
+    this.batches++;
     while (this.threads.length < this.size) this.launch();
     // Per grammar: how many files need it, and one of them (a thread loads a grammar by a file's name).
     const byGrammar = new Map<string, { count: number; file: string }>();
@@ -113,8 +116,15 @@ export class ParsePool {
     });
   }
 
+  /** A batch is done: the last one of those started ends the threads (close), the others leave them to it. */
+  async release(): Promise<void> {
+    this.batches = Math.max(0, this.batches - 1);
+    if (this.batches === 0) await this.close();
+  }
+
   /** Ends every thread, failing the parses still to come; a later parse starts them again. */
   async close(): Promise<void> {
+    this.batches = 0;
     const threads = this.threads.splice(0);
     const unfinished = [...this.sent.values(), ...[...this.queues.values()].flat()];
     this.sent.clear();

@@ -96,7 +96,7 @@ export class TreeSitterParser implements SymbolParser {
         if (answers === undefined) return undefined;
         return wanted?.outline ? unpackDeclaredNames(answers) : unpackAnswers(fileName, answers, wanted);
       },
-      release: () => threads.close(),
+      release: () => threads.release(),
     };
   }
 

@@ -519,6 +519,23 @@ describe('the parse threads when something goes wrong', function () {
     await Promise.all(waiting);
   });
 
+  it('two batches at once share the threads: the first one released leaves the other its parses, the last one ends them', async () => {
+    const pool = new ParsePool(script(`if (message.id === undefined || message.file === 'stuck.py') return; setTimeout(() => parentPort.postMessage({ answered: [{ id: message.id, answers: message.file }] }), 50);`), () => 'python', () => undefined, 1);
+    try {
+      pool.start(['map.py']);
+      pool.start(['drift.py']);
+      assert.equal(await pool.answers('map.py', bytesOf('x = 1')), 'map.py');
+      const drift = pool.answers('drift.py', bytesOf('x = 1'));
+      await pool.release();
+      assert.equal(await drift, 'drift.py', 'the other batch parses on');
+      const stuck = assert.rejects(pool.answers('stuck.py', bytesOf('x = 1')), /The parse threads were closed before stuck\.py was parsed/);
+      await pool.release();
+      await stuck;
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a thread hands this process the WebAssembly it compiled, the runtime and each grammar, which outlive the thread (their code is shared)', async () => {
     const kept = new Map<string, WebAssembly.Module>();
     const pool = ParsePool.beside(path.dirname(require.resolve('../../../src/adapters/treesitter/parseWorker')), (file) => path.extname(file), (file, module) => kept.set(file, module))!;
