@@ -109,7 +109,7 @@ export class WorkspaceSearch implements SymbolSearch {
       if ('error' in listed) throw listed.error;
       const subfolders = new Map<string, Promise<Listed>>();
       for (const entry of listed.entries) {
-        if (entry.isDirectory() && walked(entry.name)) subfolders.set(entry.name, listedFolder(path.join(this.root, dir, entry.name)));
+        if (entry.isDirectory() && walked(entry.name)) subfolders.set(entry.name, listFolder(path.join(this.root, dir, entry.name)));
       }
       for (const entry of listed.entries) {
         if (out.length >= MAX_FILES) return;
@@ -119,31 +119,26 @@ export class WorkspaceSearch implements SymbolSearch {
         else if (entry.isFile() && SYMBOL_FILE.test(entry.name)) out.push(rel);
       }
     };
-    await walk('', listedFolder(this.root));
+    await walk('', listFolder(this.root));
     return out;
   }
 }
 
-/** A folder's entries, or why they could not be listed: a subfolder listed ahead of the walk fails when the walk reaches it, and one it never reaches (MAX_FILES, an earlier failure) fails no one. */
+/** A folder's entries, or why they could not be listed. */
 type Listed = { entries: Dirent[] } | { error: unknown };
-
-function listedFolder(dir: string): Promise<Listed> {
-  return listFolder(dir).then(
-    (entries) => ({ entries }),
-    (error: unknown) => ({ error }),
-  );
-}
 
 /**
  * A folder's entries for the walk: none when it is gone since its parent was listed, or when this
- * user may not list it (a search skips what it cannot read, as ripgrep does); other failures throw.
+ * user may not list it (a search skips what it cannot read, as ripgrep does). Any other failure
+ * is returned, not thrown: a subfolder listed ahead of the walk fails the listing when the walk
+ * reaches it, and one it never reaches (MAX_FILES, an earlier failure) fails no one.
  */
-async function listFolder(dir: string): Promise<Dirent[]> {
+async function listFolder(dir: string): Promise<Listed> {
   try {
-    return await fs.readdir(dir, { withFileTypes: true });
+    return { entries: await fs.readdir(dir, { withFileTypes: true }) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (isMissing(error) || code === 'EACCES' || code === 'EPERM') return [];
-    throw error;
+    if (isMissing(error) || code === 'EACCES' || code === 'EPERM') return { entries: [] };
+    return { error };
   }
 }
