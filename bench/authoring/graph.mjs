@@ -15,6 +15,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { parsePage } = require(join(repo, 'out/src/core/pages/page.js'));
 const { buildWikiGraph } = require(join(repo, 'out/src/core/authoring/index.js'));
 const { launchBrowser } = require(join(repo, 'test/harness/browser.cjs'));
+const { ensureAptPackages } = require(join(repo, 'test/harness/runtime.cjs'));
 
 const PAGES = sized(2000, 100);
 const SCREENSHOT = join(repo, 'test-output', `bench-graph-${PAGES}.png`);
@@ -47,6 +48,8 @@ const serialise = performance.now() - serialiseStarted;
 // ---- first render in the webview bundle, in headless Chromium ----
 mkdirSync(dirname(SCREENSHOT), { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-graph-'));
+// This bench may run before the e2e stage has installed the browser (npm test's bench:smoke, on a fresh machine).
+ensureAptPackages(console.log, ['chromium']);
 const browser = await launchBrowser();
 try {
   // The webview's page without VS Code around it: the same script and stylesheet, a stand-in for acquireVsCodeApi.
