@@ -125,10 +125,17 @@ describe('Repo Wiki in a real VS Code extension host', () => {
     const good = fs.readFileSync(wikiFile('index.json'), 'utf8');
     fs.writeFileSync(wikiFile('index.json'), `<<<<<<< HEAD\n${good}=======\n{"version":1,"pages":[]}\n>>>>>>> theirs\n`);
     await waitFor('the index to be repaired', () => fs.readFileSync(wikiFile('index.json'), 'utf8') === good);
-    fs.writeFileSync(wikiFile('index.json'), '{ not json');
-    const rebuilt = (await vscode.commands.executeCommand('repoWiki.rebuildIndex')) as { pages: number; changed: boolean };
-    assert.equal(rebuilt.changed, true);
-    assert.equal(fs.readFileSync(wikiFile('index.json'), 'utf8'), good);
+    // The command alone repairs this one: with the watcher on, it may win the race and leave the command nothing to change.
+    const index = vscode.workspace.getConfiguration('repoWiki.index');
+    await index.update('rebuildOnChange', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      fs.writeFileSync(wikiFile('index.json'), '{ not json');
+      const rebuilt = (await vscode.commands.executeCommand('repoWiki.rebuildIndex')) as { pages: number; changed: boolean };
+      assert.equal(rebuilt.changed, true);
+      assert.equal(fs.readFileSync(wikiFile('index.json'), 'utf8'), good);
+    } finally {
+      await index.update('rebuildOnChange', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   it('"Open log" opens log.jsonl', async () => {
