@@ -48,7 +48,7 @@ const serialise = performance.now() - serialiseStarted;
 // ---- first render in the webview bundle, in headless Chromium ----
 mkdirSync(dirname(SCREENSHOT), { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), 'repo-wiki-bench-graph-'));
-// This bench may run before the e2e stage has installed the browser (npm test's bench:smoke, on a fresh machine).
+// npm test's bench:smoke runs this before its runtime step installs the browser: on a fresh machine, it is not there yet.
 ensureAptPackages(console.log, ['chromium']);
 const browser = await launchBrowser();
 try {
