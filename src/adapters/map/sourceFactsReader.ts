@@ -4,7 +4,7 @@ import type { DeclaredName, ParseThreads, SourceSymbol } from '../../core/drift/
 import { isFileAccessError, isNotAFile, isStackOverflow } from '../../core/errors';
 import { nextTurn, turnDue } from '../../core/eventLoopTurns';
 import { factsOf, factsOfOutline, type FileFacts, type SkippedFile } from '../../core/map/fileFacts';
-import { Vocabulary, type References } from '../../core/map/identifiers';
+import { referencesIn, type References } from '../../core/map/identifiers';
 import type { FileFactsReader } from '../../core/map/repoMap';
 import type { FileSystem } from '../../core/ports';
 import { MAX_READ_BYTES } from '../../core/tools/workspaceText';
@@ -33,7 +33,6 @@ export interface MapParsing {
  * or nested too deeply to parse.
  */
 export class SourceFactsReader implements FileFactsReader {
-  readonly vocabulary = new Vocabulary();
   /** The digest of each file's last read version: a version unchanged needs no read. */
   private readonly digests = new Map<string, { version: string; digest: string }>();
   /** The digest of each file found nested too deeply to parse: the same bytes fail the same way. */
@@ -139,7 +138,7 @@ export class SourceFactsReader implements FileFactsReader {
     if (cached) return { settled: cached };
     if (this.tooDeep.get(relPath) === digest) return { settled: { path: relPath, reason: 'too-deep' } };
     // Counted before the bytes move to a parse thread (which has files in hand to parse meanwhile).
-    return { bytes, digest, references: this.vocabulary.referencesIn(bytes) };
+    return { bytes, digest, references: referencesIn(bytes) };
   }
 
   private async yieldTurn(signal: AbortSignal | undefined): Promise<void> {

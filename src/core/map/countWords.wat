@@ -1,4 +1,4 @@
-;; Counts the identifiers of one text for the map's Vocabulary (identifiers.ts). `npm run build:wasm`
+;; Counts the identifiers of one text for the map's references (identifiers.ts: referencesIn). `npm run build:wasm`
 ;; assembles it into countWordsWasm.ts. In WebAssembly because it reads every byte of every source
 ;; file on the map's main thread: about 2.3 times as fast as the same loop in JavaScript on the map
 ;; bench's corpus.

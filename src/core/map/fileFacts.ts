@@ -22,7 +22,7 @@ export interface FileFacts {
   /** A digest of the file's bytes: the same digest, the same facts (no parse). */
   digest: string;
   definitions: readonly MapDefinition[];
-  /** How often it uses each identifier, by the identifier's number in the map's vocabulary. */
+  /** How often it uses each identifier. */
   references: References;
   /** Names it declares without exporting them, in an ES module (ownNames); absent when none or unknown. */
   own?: ReadonlySet<string>;

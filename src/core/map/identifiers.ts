@@ -1,120 +1,116 @@
 import { COUNT_WORDS_WASM } from './countWordsWasm';
 
 /**
- * The identifiers of a repository's source files, each given a number once, and how often each
- * file uses each one: the references of the map's graph. A plain scan, no parser: every word that
- * could name a declaration counts, in code, strings and comments alike (a name in a docstring is a
- * reference to a reader too). Identifiers of one character name nothing another file declares
- * worth a map; only ASCII letters, digits, `_` and `$` make a word.
+ * The identifiers of a source file and how often it uses each: the references of the map's graph.
+ * A plain scan, no parser: every word that could name a declaration counts, in code, strings and
+ * comments alike (a name in a docstring is a reference to a reader too). Identifiers of one
+ * character name nothing another file declares worth a map; only ASCII letters, digits, `_` and
+ * `$` make a word.
  *
  * A file's words are counted from its bytes in a table of their own (countWords.wat: in
- * WebAssembly, as it reads every byte of every file), then looked up once each in the vocabulary:
- * no string is made for a word, and the ranking follows a reference by its number. A cold map of
- * a million lines has about 800,000 (file, word) pairs: as strings in a Map per file, each was a
- * string and an entry kept as long as the map, and a string lookup whenever the graph was made
- * (the ranking's edges took about three times as long).
+ * WebAssembly, as it reads every byte of every file) and kept as the file's own list, each word
+ * once. Nothing numbers them across the repository: the ranking looks each word up among the names
+ * some file declares (DeclaredNames) when it makes the graph, and a word no file declares is never
+ * looked up again. Numbering every word as it was read kept a table of megabytes (the map bench's
+ * million lines: 164,000 words, 808,000 file-word pairs) that the parse threads pushed out of the
+ * caches, and it never shrank: a cold map took about 6% longer.
  */
-export class Vocabulary {
-  /** Open addressing, two numbers a slot: a word's hash and its number (-1: empty). At most half full. The hash is in the slot so that a probe reads nothing else until it matches. */
-  private table: Int32Array = emptySlots(1 << 12);
-  private hashes: Int32Array = new Int32Array(1 << 11);
-  private starts: Int32Array = new Int32Array(1 << 11);
-  private lengths: Int32Array = new Int32Array(1 << 11);
-  /** Every word's bytes, one after another. */
-  private bytes: Uint8Array = new Uint8Array(1 << 14);
+
+/** A file's distinct words and how often it uses each (parallel arrays, each word once), their bytes one after another. */
+export interface References {
+  /** Each word's hash (wordHash). */
+  readonly hashes: Int32Array;
+  readonly counts: Int32Array;
+  /** Where each word ends in `text`; it starts where the one before it ends. */
+  readonly ends: Int32Array;
+  /** The words' bytes (ASCII), one after another. */
+  readonly text: Uint8Array;
+}
+
+/** How often each identifier of this UTF-8 (or ASCII) text occurs. */
+export function referencesIn(bytes: Uint8Array): References {
+  const words = countWords(bytes);
+  const distinct = words.length >> 2;
+  const hashes = new Int32Array(distinct);
+  const counts = new Int32Array(distinct);
+  const ends = new Int32Array(distinct);
+  let size = 0;
+  for (let at = 1; at < words.length; at += 4) size += words[at];
+  const text = new Uint8Array(size);
+  for (let entry = 0, at = 0, end = 0; entry < distinct; entry++, at += 4) {
+    const start = words[at];
+    const length = words[at + 1];
+    for (let k = 0; k < length; k++) text[end + k] = bytes[start + k];
+    end += length;
+    ends[entry] = end;
+    counts[entry] = words[at + 2];
+    hashes[entry] = words[at + 3];
+  }
+  return { hashes, counts, ends, text };
+}
+
+/**
+ * Declared names to look a file's words up among, each by the index it was given. Open
+ * addressing, two numbers a slot (a name's hash, its index; -1: empty), at most half full; the
+ * names' bytes one after another.
+ */
+export class DeclaredNames {
+  private readonly table: Int32Array;
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly bytes: Uint8Array;
   private used = 0;
-  private count = 0;
-  /** The bytes of the name idOf looks up, reused: the ranking looks up every declared name. */
-  private name = new Uint8Array(64);
 
-  /** How many words have numbers. */
-  get size(): number {
-    return this.count;
+  /** `names[i]` gets index i; a name no text holds as a word (`operator+`, a non-ASCII one) is left out. */
+  constructor(names: readonly string[]) {
+    let slots = 16;
+    while (slots < 2 * names.length) slots <<= 1;
+    this.table = emptySlots(slots);
+    let size = 0;
+    for (const name of names) size += name.length;
+    this.bytes = new Uint8Array(size);
+    names.forEach((name, index) => this.add(name, index));
   }
 
-  /** How often each identifier of this UTF-8 (or ASCII) text occurs, by word number. */
-  referencesIn(bytes: Uint8Array): References {
-    const words = countWords(bytes);
-    const distinct = words.length >> 2;
-    const ids = new Int32Array(distinct);
-    const counts = new Int32Array(distinct);
-    for (let entry = 0, at = 0; entry < distinct; entry++, at += 4) {
-      ids[entry] = this.numberOf(bytes, words[at], words[at + 1], words[at + 3]);
-      counts[entry] = words[at + 2];
-    }
-    return { ids, counts };
-  }
-
-  /** A name's number, or undefined when no text counted so far holds it as a word. */
-  idOf(name: string): number | undefined {
-    const length = name.length;
-    if (length < 2 || KINDS[name.charCodeAt(0)] !== START) return undefined;
-    if (length > this.name.length) this.name = new Uint8Array(2 * length);
-    const bytes = this.name;
-    bytes[0] = name.charCodeAt(0);
-    for (let i = 1; i < length; i++) {
-      const code = name.charCodeAt(i);
-      if (!isIdentifierPart(code)) return undefined;
-      bytes[i] = code; // ASCII: its byte is its character
-    }
-    const found = this.find(bytes, 0, length, wordHash(bytes, 0, length));
-    return found >= 0 ? found : undefined;
-  }
-
-  /** The table, twice as many slots. */
-  private rehashed(length: number): Int32Array {
-    const table = emptySlots(length);
-    const mask = length - 1;
-    for (let id = 0; id < this.count; id++) {
-      let slot = this.hashes[id] & mask;
-      while (table[2 * slot + 1] >= 0) slot = (slot + 1) & mask;
-      table[2 * slot] = this.hashes[id];
-      table[2 * slot + 1] = id;
-    }
-    return table;
-  }
-
-  /** The number of the word at bytes[start, start + length) with this hash, or -(its empty slot + 1) when it has none. */
-  private find(bytes: Uint8Array, start: number, length: number, hash: number): number {
-    const table = this.table;
+  /** By word of these references: the index of the name it is, or -1. */
+  indexesOf({ hashes, ends, text }: References): Int32Array {
+    const indexes = new Int32Array(hashes.length);
+    const { table, starts, lengths, bytes } = this;
     const mask = (table.length >> 1) - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const id = table[2 * slot + 1];
-      if (id < 0) return -(slot + 1);
-      if (table[2 * slot] !== hash || this.lengths[id] !== length) continue;
-      const at = this.starts[id];
-      let k = 0;
-      while (k < length && this.bytes[at + k] === bytes[start + k]) k++;
-      if (k === length) return id;
+    for (let i = 0, start = 0; i < hashes.length; start = ends[i++]) {
+      const length = ends[i] - start;
+      const hash = hashes[i];
+      let found = -1;
+      for (let slot = hash & mask; found < 0; slot = (slot + 1) & mask) {
+        const index = table[2 * slot + 1];
+        if (index < 0) break;
+        if (table[2 * slot] !== hash || lengths[index] !== length) continue;
+        const at = starts[index];
+        let k = 0;
+        while (k < length && bytes[at + k] === text[start + k]) k++;
+        if (k === length) found = index;
+      }
+      indexes[i] = found;
     }
+    return indexes;
   }
 
-  /** The number of the word at bytes[start, start + length), given one when it has none. */
-  private numberOf(bytes: Uint8Array, start: number, length: number, hash: number): number {
-    const found = this.find(bytes, start, length, hash);
-    if (found >= 0) return found;
-    const slot = -found - 1;
-    const table = this.table;
-    const id = this.count++;
-    if (id === this.hashes.length) {
-      this.hashes = grown(this.hashes);
-      this.starts = grown(this.starts);
-      this.lengths = grown(this.lengths);
-    }
-    while (this.used + length > this.bytes.length) {
-      const larger = new Uint8Array(this.bytes.length * 2);
-      larger.set(this.bytes);
-      this.bytes = larger;
-    }
-    this.bytes.set(bytes.subarray(start, start + length), this.used);
-    this.hashes[id] = hash;
-    this.starts[id] = this.used;
-    this.lengths[id] = length;
+  private add(name: string, index: number): void {
+    const length = name.length;
+    if (length < 2 || KINDS[name.charCodeAt(0)] !== START) return;
+    for (let i = 1; i < length; i++) if (!isIdentifierPart(name.charCodeAt(i))) return;
+    const at = this.used;
+    // ASCII: each character's code is its byte.
+    for (let i = 0; i < length; i++) this.bytes[at + i] = name.charCodeAt(i);
     this.used += length;
-    table[2 * slot] = hash;
-    table[2 * slot + 1] = id;
-    if (this.count * 4 > table.length) this.table = this.rehashed(table.length);
-    return id;
+    this.starts[index] = at;
+    this.lengths[index] = length;
+    const hash = wordHash(this.bytes, at, length);
+    const mask = (this.table.length >> 1) - 1;
+    let slot = hash & mask;
+    while (this.table[2 * slot + 1] >= 0) slot = (slot + 1) & mask;
+    this.table[2 * slot] = hash;
+    this.table[2 * slot + 1] = index;
   }
 }
 
@@ -122,12 +118,6 @@ function emptySlots(slots: number): Int32Array {
   const table = new Int32Array(2 * slots);
   for (let slot = 1; slot < table.length; slot += 2) table[slot] = -1;
   return table;
-}
-
-/** How often a file uses each word, by the word's number in its vocabulary (parallel arrays, each word once). */
-export interface References {
-  readonly ids: Int32Array;
-  readonly counts: Int32Array;
 }
 
 const MIN_TABLE = 1 << 8;
@@ -197,12 +187,6 @@ function mixed(hash: number): number {
   hash ^= hash >>> 13;
   hash = Math.imul(hash, 0xc2b2ae35);
   return hash ^ (hash >>> 16);
-}
-
-function grown(array: Int32Array): Int32Array {
-  const larger = new Int32Array(array.length * 2);
-  larger.set(array);
-  return larger;
 }
 
 function isIdentifierPart(code: number): boolean {

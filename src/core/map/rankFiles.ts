@@ -1,5 +1,5 @@
 import type { FileFacts, MapDefinition } from './fileFacts';
-import type { Vocabulary } from './identifiers';
+import { DeclaredNames } from './identifiers';
 import { pageRank, type OutEdges } from './pageRank';
 
 /** What a question or a selection mentions: the map ranks around these. */
@@ -51,8 +51,8 @@ const FOCUSED_REFERENCER = 50;
  * times how telling the name is. With a focus, the walk restarts at the focused files and at the
  * files declaring focused names. Highest rank first; equal ranks by path.
  */
-export function rankFiles(files: readonly FileFacts[], vocabulary: Vocabulary, focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
-  return new FileRanker(vocabulary).rank(files, focus);
+export function rankFiles(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
+  return new FileRanker().rank(files, focus);
 }
 
 /**
@@ -76,13 +76,10 @@ interface EdgesOut extends OutEdges {
 export class FileRanker {
   private last?: { files: readonly FileFacts[]; focusKey: string; definers: Definers; byPath: Int32Array; edges: EdgesOut[]; ranks: Float64Array };
 
-  /** `vocabulary`: the one the files' references were counted in. */
-  constructor(private readonly vocabulary: Vocabulary) {}
-
   rank(files: readonly FileFacts[], focus: MapFocus = { files: new Set(), names: new Set() }): RankedFile[] {
     const focusKey = JSON.stringify([[...focus.files].sort(), [...focus.names].sort()]);
     const reusable = this.last && this.last.focusKey === focusKey && sameDeclarations(this.last.files, files) ? this.last : undefined;
-    const definers = reusable?.definers ?? definersOf(files, this.vocabulary);
+    const definers = reusable?.definers ?? definersOf(files);
     const byPath = reusable?.byPath ?? placesByPath(files);
     const sums = new Float64Array(files.length);
     // The same files in the same order: an unchanged file (the same facts) keeps its edges.
@@ -131,13 +128,13 @@ function edgesOut(file: FileFacts, source: number, files: readonly FileFacts[], 
   const slotWeights: number[] = [];
   // Each target's weight is summed in `sums` (all zeros between calls), in the order targets are first met.
   const targets: number[] = [];
-  const { ids, counts } = file.references;
+  const { counts } = file.references;
+  const found = definers.names.indexesOf(file.references);
   const own = definers.locals[source];
-  for (let i = 0; i < ids.length; i++) {
-    // A word newer than the graph (beyond byId) is declared nowhere the graph knows.
-    const at = ids[i] < definers.byId.length ? definers.byId[ids[i]] : -1;
+  for (let i = 0; i < counts.length; i++) {
+    const at = found[i];
     if (at < 0) continue;
-    const declaring = definers.referable[at];
+    const declaring = definers.entries[at];
     // A name the file declares itself is, most likely, its own (a script's `files`, a module's `main`).
     if (declaring.files.includes(source) || (own.size > 0 && own.has(declaring.name))) continue;
     const weight = focused * (declaring.weight ??= weightOfName(declaring.name, declaring.files, files, focus.names)) * Math.sqrt(counts[i]);
@@ -217,7 +214,7 @@ function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
  * is a binding to it (`const { Router } = require('./router')`), not a declaration of its own;
  * a name declared in more than MAX_DEFINERS files links everything to everything, and tells nothing.
  */
-function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Definers {
+function definersOf(files: readonly FileFacts[]): Definers {
   // Name → the files declaring it, each as index * 2, plus 1 when its first declaration there is a variable's (maybe a binding).
   const declared = new Map<string, number[]>();
   const locals = files.map((file) => file.own ?? NO_NAMES);
@@ -231,9 +228,7 @@ function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Define
     }
   });
   const byName = new Map<string, Declarations>();
-  // By word number: the index of its declarations, or -1 (an array of numbers, not a sparse one of objects).
-  const byId = new Int32Array(vocabulary.size).fill(-1);
-  const referable: Declarations[] = [];
+  const entries: Declarations[] = [];
   const fileOfSlot: number[] = [];
   for (const [name, list] of declared) {
     const declaring = list.some((entry) => (entry & 1) === 0) ? list.filter((entry) => (entry & 1) === 0) : list;
@@ -242,20 +237,20 @@ function definersOf(files: readonly FileFacts[], vocabulary: Vocabulary): Define
     // Its weight is known when first needed, but its property is there from the start: every entry has one shape.
     const entry: Declarations = { name, files, slots: files.map((file) => fileOfSlot.push(file) - 1), weight: undefined };
     byName.set(name, entry);
-    // A name no file holds as a word (`operator+`, a non-ASCII one) is no reference's.
-    const id = vocabulary.idOf(name);
-    if (id !== undefined) byId[id] = referable.push(entry) - 1;
+    entries.push(entry);
   }
-  return { byName, byId, referable, slots: fileOfSlot.length, fileOfSlot: new Int32Array(fileOfSlot), locals };
+  // A name no file holds as a word (`operator+`, a non-ASCII one) is no reference's: DeclaredNames leaves it out.
+  const names = new DeclaredNames(entries.map((entry) => entry.name));
+  return { byName, names, entries, slots: fileOfSlot.length, fileOfSlot: new Int32Array(fileOfSlot), locals };
 }
 
 /** Name → the files declaring it, and for each, the slot its declaration's rank is summed in (and each slot's file). */
 interface Definers {
   byName: Map<string, Declarations>;
-  /** The same, by the name's number in the vocabulary (an index into `referable`, or -1): what a reference is followed by. */
-  byId: Int32Array;
-  /** Those of byName that some text holds as a word. */
-  referable: readonly Declarations[];
+  /** What a reference is followed by: a word's index in `entries`, or -1. */
+  names: DeclaredNames;
+  /** byName's entries, each at the index `names` gives its name. */
+  entries: readonly Declarations[];
   slots: number;
   fileOfSlot: Int32Array;
   /** By file: the names it declares for itself (FileFacts.own), in the graph as neither declarations nor references. */

@@ -1,5 +1,4 @@
 import { isSkipped, type FileFacts, type SkippedFile } from './fileFacts';
-import type { Vocabulary } from './identifiers';
 import { FileRanker, type MapFocus } from './rankFiles';
 import { renderMap, type RepoMapResult } from './renderMap';
 
@@ -16,8 +15,6 @@ export interface MapRequest {
 
 /** Reads and parses source files for the map, as drift does (the guarded file access, drift's parser and threads). */
 export interface FileFactsReader {
-  /** What the references of the facts it reads are numbered in. */
-  readonly vocabulary: Vocabulary;
   /** The workspace's source files in the languages drift parses, workspace-relative; a watched map asks only when files came or went, so as they are now. */
   sourceFiles(signal?: AbortSignal): Promise<readonly string[]>;
   /**
@@ -53,7 +50,7 @@ export class RepoMap {
   private readonly ranker: FileRanker;
 
   constructor(private readonly reader: FileFactsReader, private readonly options: RepoMapOptions = {}) {
-    this.ranker = new FileRanker(reader.vocabulary);
+    this.ranker = new FileRanker();
   }
 
   /** From a watcher: these files (workspace-relative) changed; `listChanged`: files or folders came or went. */

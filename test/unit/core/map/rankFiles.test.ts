@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { SymbolKind } from '../../../../src/core/drift/symbols';
 import type { DeclaredName } from '../../../../src/core/drift/symbols';
 import { factsOf, type FileFacts } from '../../../../src/core/map/fileFacts';
-import { Vocabulary } from '../../../../src/core/map/identifiers';
-import { referencesOf } from './referencesOf';
+import { DeclaredNames } from '../../../../src/core/map/identifiers';
+import { referencesOf, wordsOf } from './referencesOf';
 import { FileRanker, rankFiles } from '../../../../src/core/map/rankFiles';
 import { renderMap } from '../../../../src/core/map/renderMap';
 import { estimateTokens } from '../../../../src/core/chat/prompt';
@@ -15,16 +15,13 @@ function file(path: string, declares: (string | [string, SymbolKind])[], uses: s
     return { name, kind, line, signature: `function ${name}()` };
   });
   const words = [...declares.map((entry) => (typeof entry === 'string' ? entry : entry[0])), ...uses];
-  return { path, digest: path, definitions, references: referencesOf(vocabulary, words.join(' ')) };
+  return { path, digest: path, definitions, references: referencesOf(words.join(' ')) };
 }
 
-/** What every file of these tests counts its references in. */
-const vocabulary = new Vocabulary();
-/** rankFiles over the tests' vocabulary. */
-const rank = (files: readonly FileFacts[], focus: Parameters<typeof rankFiles>[2]) => rankFiles(files, vocabulary, focus);
+const rank = (files: readonly FileFacts[], focus: Parameters<typeof rankFiles>[1]) => rankFiles(files, focus);
 
 function factsWithText(path: string, text: string, declared: DeclaredName[]): FileFacts {
-  return factsOf(path, path, text, declared, referencesOf(vocabulary, text));
+  return factsOf(path, path, text, declared, referencesOf(text));
 }
 
 const noFocus = { files: new Set<string>(), names: new Set<string>() };
@@ -118,7 +115,7 @@ describe('rankFiles', () => {
   });
 
   it('ranks again after a save as it ranks afresh, reusing its graph only while the declarations are the same', () => {
-    const ranker = new FileRanker(vocabulary);
+    const ranker = new FileRanker();
     ranker.rank(repo, noFocus);
     const same = (a: ReturnType<typeof rankFiles>, b: ReturnType<typeof rankFiles>) => {
       assert.deepEqual(a.map((entry) => entry.path), b.map((entry) => entry.path));
@@ -140,15 +137,15 @@ describe('rankFiles', () => {
   });
 });
 
-describe('Vocabulary', () => {
-  /** A word's count in a text, as the text's references say it (undefined: not counted). */
-  const countsOf = (words: Vocabulary, text: string) => {
-    const { ids, counts } = referencesOf(words, text);
-    return { get: (name: string) => (words.idOf(name) === undefined ? undefined : counts[ids.indexOf(words.idOf(name)!)]) };
+describe('referencesIn', () => {
+  /** Each word of a text with its count, as the text's references have them. */
+  const countsOf = (text: string) => {
+    const references = referencesOf(text);
+    return new Map(wordsOf(references).map((word, i) => [word, references.counts[i]]));
   };
 
   it('counts identifiers of two characters or more, not numbers\' letters', () => {
-    const counts = countsOf(new Vocabulary(), 'const fooBar = $el + 0x1F + x; fooBar(_id, a1b2, "fooBar")');
+    const counts = countsOf('const fooBar = $el + 0x1F + x; fooBar(_id, a1b2, "fooBar")');
     assert.equal(counts.get('fooBar'), 3);
     assert.equal(counts.get('$el'), 1);
     assert.equal(counts.get('_id'), 1);
@@ -158,44 +155,35 @@ describe('Vocabulary', () => {
     assert.equal(counts.get('F'), undefined);
   });
 
-  it('gives a word one number in every text, and finds it by name; a non-ASCII letter ends a word', () => {
-    const words = new Vocabulary();
-    const first = referencesOf(words, 'Router route');
-    const second = referencesOf(words, 'route(Router, Router) naïve');
-    assert.equal(words.idOf('Router'), first.ids[0]);
-    const counts = countsOf(words, 'route(Router, Router) naïve');
-    assert.deepEqual(['route', 'Router', 'na', 've'].map((name) => counts.get(name)), [1, 2, 1, 1]);
-    assert.equal(second.ids.length, 4, 'each word once');
-    assert.deepEqual([...second.ids].slice(0, 2), [words.idOf('route'), words.idOf('Router')]);
-    assert.equal(words.idOf('Routers'), undefined);
-    assert.equal(words.idOf('naïve'), undefined);
-    assert.equal(words.idOf('operator+'), undefined);
-    // A name longer than any looked up before, then shorter ones again.
-    const long = `Long${'_name'.repeat(40)}`;
-    const third = referencesOf(words, `${long} Router`);
-    assert.equal(words.idOf(long), third.ids[0]);
-    assert.equal(words.idOf(`${long}_`), undefined);
-    assert.equal(words.idOf('Router'), first.ids[0]);
-    assert.equal(words.idOf('Route'), undefined);
+  it('keeps each word once, in the order first met; a non-ASCII letter ends a word', () => {
+    const references = referencesOf('route(Router, Router) naïve');
+    assert.deepEqual(wordsOf(references), ['route', 'Router', 'na', 've']);
+    assert.deepEqual([...references.counts], [1, 2, 1, 1]);
   });
 
   it('counts a text of more distinct words than a word in eight bytes, the room first made for them', () => {
-    const words = new Vocabulary();
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     const names = Array.from({ length: 26 * 26 }, (_, i) => letters[Math.floor(i / 26)] + letters[i % 26]);
-    const text = [...names, ...names.slice(0, 10)].join(' ');
-    const { ids, counts } = referencesOf(words, text);
-    assert.equal(ids.length, names.length);
-    names.forEach((name, i) => assert.equal(counts[ids.indexOf(words.idOf(name)!)], i < 10 ? 2 : 1, name));
+    const counts = countsOf([...names, ...names.slice(0, 10)].join(' '));
+    assert.equal(counts.size, names.length);
+    names.forEach((name, i) => assert.equal(counts.get(name), i < 10 ? 2 : 1, name));
+  });
+});
+
+describe('DeclaredNames', () => {
+  it('finds each word of a text among the declared names by its bytes; a name no text holds as a word is never found', () => {
+    const long = `Long${'_name'.repeat(40)}`;
+    const names = new DeclaredNames(['Router', 'route', 'operator+', 'naïve', long, 'x']);
+    const references = referencesOf(`Router Routers Route route naïve operator ${long} ${long}_ x1`);
+    const found = names.indexesOf(references);
+    assert.deepEqual(wordsOf(references), ['Router', 'Routers', 'Route', 'route', 'na', 've', 'operator', long, `${long}_`, 'x1']);
+    assert.deepEqual([...found], [0, -1, -1, 1, -1, -1, -1, 4, -1, -1]);
   });
 
-  it('keeps every word as its table and its store grow', () => {
-    const words = new Vocabulary();
-    const names = Array.from({ length: 20_000 }, (_, i) => `name_${i.toString(36)}_${'x'.repeat(i % 40)}`);
-    const { ids, counts } = referencesOf(words, names.join('\n'));
-    assert.equal(words.size, names.length);
-    assert.ok(counts.every((count) => count === 1));
-    assert.equal(new Set(ids).size, names.length, 'a number each');
-    names.forEach((name, i) => assert.equal(words.idOf(name), ids[i]));
+  it('finds every name of a large table', () => {
+    const declared = Array.from({ length: 20_000 }, (_, i) => `name_${i.toString(36)}_${'x'.repeat(i % 40)}`);
+    const names = new DeclaredNames(declared);
+    const references = referencesOf([...declared].reverse().join('\n'));
+    assert.deepEqual([...names.indexesOf(references)], declared.map((_, i) => declared.length - 1 - i));
   });
 });

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { estimateTokens } from '../../../../src/core/chat/prompt';
 import { factsOf } from '../../../../src/core/map/fileFacts';
-import { Vocabulary } from '../../../../src/core/map/identifiers';
 import { referencesOf } from './referencesOf';
 import { rankFiles, type RankedFile } from '../../../../src/core/map/rankFiles';
 import { renderMap } from '../../../../src/core/map/renderMap';
@@ -67,14 +66,13 @@ describe('renderMap', () => {
 
   it('shows a line declaring several names once, and lists each name', () => {
     const text = 'const { alpha, beta } = load();\nexport function gamma() {}\n';
-    const vocabulary = new Vocabulary();
     const facts = factsOf('a.js', 'd', text, [
       { name: 'alpha', kind: 'variable', startLine: 0 },
       { name: 'beta', kind: 'variable', startLine: 0 },
       { name: 'gamma', kind: 'function', startLine: 1 },
       { name: 'gamma.inner', kind: 'function', startLine: 1 },
-    ], referencesOf(vocabulary, text));
-    const map = renderMap(rankFiles([facts], vocabulary), 100);
+    ], referencesOf(text));
+    const map = renderMap(rankFiles([facts]), 100);
     assert.equal(map.text, 'a.js:\n    1│ const { alpha, beta } = load();\n    2│ export function gamma() {}');
     assert.deepEqual(map.files[0].definitions.map((definition) => definition.name), ['alpha', 'beta', 'gamma']);
   });

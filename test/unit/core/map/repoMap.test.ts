@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { factsOf, type FileFacts, type SkippedFile } from '../../../../src/core/map/fileFacts';
-import { Vocabulary } from '../../../../src/core/map/identifiers';
 import { referencesOf } from './referencesOf';
 import { RepoMap, type FileFactsReader } from '../../../../src/core/map/repoMap';
 
@@ -10,7 +9,6 @@ import { RepoMap, type FileFactsReader } from '../../../../src/core/map/repoMap'
  * is asked about and parses.
  */
 class CountingReader implements FileFactsReader {
-  readonly vocabulary = new Vocabulary();
   readonly texts = new Map<string, string>();
   listings = 0;
   asked: string[] = [];
@@ -43,7 +41,7 @@ class CountingReader implements FileFactsReader {
       if (cached) return [cached];
       this.parsed.push(path);
       const symbols = [...text.matchAll(/^def (\w+)/gm)].map((match) => ({ name: match[1], kind: 'function' as const, startLine: text.slice(0, match.index).split('\n').length - 1 }));
-      return [factsOf(path, digest, text, symbols, referencesOf(this.vocabulary, text))];
+      return [factsOf(path, digest, text, symbols, referencesOf(text))];
     });
     const after = this.afterRead;
     this.afterRead = undefined;
