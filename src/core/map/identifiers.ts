@@ -13,7 +13,7 @@ import { COUNT_WORDS_WASM } from './countWordsWasm';
  * some file declares (DeclaredNames) when it makes the graph, and a word no file declares is never
  * looked up again. Numbering every word as it was read kept a table of megabytes (the map bench's
  * million lines: 164,000 words, 808,000 file-word pairs) that the parse threads pushed out of the
- * caches, and it never shrank: a cold map took about 6% longer.
+ * caches, and it never shrank: a cold map took 2 to 6% longer.
  */
 
 /** A file's distinct words and how often it uses each (parallel arrays, each word once), their bytes one after another. */
