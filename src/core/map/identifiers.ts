@@ -56,20 +56,35 @@ export function referencesIn(bytes: Uint8Array): References {
  */
 export class DeclaredNames {
   private readonly table: Int32Array;
-  private readonly starts: number[] = [];
-  private readonly lengths: number[] = [];
+  private readonly starts: Int32Array;
+  private readonly lengths: Int32Array;
   private readonly bytes: Uint8Array;
-  private used = 0;
 
   /** `names[i]` gets index i; a name no text holds as a word (`operator+`, a non-ASCII one) is left out. */
   constructor(names: readonly string[]) {
     let slots = 16;
     while (slots < 2 * names.length) slots <<= 1;
-    this.table = emptySlots(slots);
+    const table = (this.table = emptySlots(slots));
+    const mask = slots - 1;
+    this.starts = new Int32Array(names.length);
+    this.lengths = new Int32Array(names.length);
     let size = 0;
     for (const name of names) size += name.length;
     this.bytes = new Uint8Array(size);
-    names.forEach((name, index) => this.add(name, index));
+    let at = 0;
+    names.forEach((name, index) => {
+      if (!isWord(name)) return;
+      // ASCII: each character's code is its byte.
+      for (let i = 0; i < name.length; i++) this.bytes[at + i] = name.charCodeAt(i);
+      this.starts[index] = at;
+      this.lengths[index] = name.length;
+      const hash = wordHash(this.bytes, at, name.length);
+      at += name.length;
+      let slot = hash & mask;
+      while (table[2 * slot + 1] >= 0) slot = (slot + 1) & mask;
+      table[2 * slot] = hash;
+      table[2 * slot + 1] = index;
+    });
   }
 
   /** By word of these references: the index of the name it is, or -1. */
@@ -94,24 +109,13 @@ export class DeclaredNames {
     }
     return indexes;
   }
+}
 
-  private add(name: string, index: number): void {
-    const length = name.length;
-    if (length < 2 || KINDS[name.charCodeAt(0)] !== START) return;
-    for (let i = 1; i < length; i++) if (!isIdentifierPart(name.charCodeAt(i))) return;
-    const at = this.used;
-    // ASCII: each character's code is its byte.
-    for (let i = 0; i < length; i++) this.bytes[at + i] = name.charCodeAt(i);
-    this.used += length;
-    this.starts[index] = at;
-    this.lengths[index] = length;
-    const hash = wordHash(this.bytes, at, length);
-    const mask = (this.table.length >> 1) - 1;
-    let slot = hash & mask;
-    while (this.table[2 * slot + 1] >= 0) slot = (slot + 1) & mask;
-    this.table[2 * slot] = hash;
-    this.table[2 * slot + 1] = index;
-  }
+/** Whether countWords would count this name as a word: two characters or more, ASCII, not starting with a digit. */
+function isWord(name: string): boolean {
+  if (name.length < 2 || KINDS[name.charCodeAt(0)] !== START) return false;
+  for (let i = 1; i < name.length; i++) if (!isIdentifierPart(name.charCodeAt(i))) return false;
+  return true;
 }
 
 function emptySlots(slots: number): Int32Array {
